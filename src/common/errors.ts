@@ -1,0 +1,123 @@
+/**
+ * The closed set of errors the service reports, each with its Elasticsearch error `type` and
+ * HTTP status. Code anywhere throws these; src/http renders them once as
+ * `{"error":{"type","reason",...},"status"}`.
+ */
+
+export class SvcError extends Error {
+  constructor(
+    /** Elasticsearch error type, e.g. `index_not_found_exception` */
+    readonly type: string,
+    readonly status: number,
+    reason: string,
+    /** extra fields rendered inside `error` (e.g. `index`, `line`, `col`) */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(reason);
+    this.name = new.target.name;
+  }
+
+  get reason(): string {
+    return this.message;
+  }
+}
+
+/** 400 for a request that cannot be parsed or is invalid. */
+export class BadRequestError extends SvcError {
+  constructor(reason: string, type = 'illegal_argument_exception', details: Record<string, unknown> = {}) {
+    super(type, 400, reason, details);
+  }
+}
+
+/** 400 `parsing_exception`, for query syntax and query bodies, naming where it went wrong. */
+export class ParsingError extends SvcError {
+  constructor(reason: string, details: Record<string, unknown> = {}, type = 'parsing_exception') {
+    super(type, 400, reason, details);
+  }
+}
+
+export class IndexNotFoundError extends SvcError {
+  constructor(index: string) {
+    super('index_not_found_exception', 404, `no such index [${index}]`, {
+      'resource.type': 'index_or_alias',
+      'resource.id': index,
+      index,
+    });
+  }
+}
+
+export class InvalidIndexNameError extends SvcError {
+  constructor(index: string, why: string) {
+    super('invalid_index_name_exception', 400, `Invalid index name [${index}], ${why}`, { index });
+  }
+}
+
+export class ResourceExistsError extends SvcError {
+  constructor(reason: string, type = 'resource_already_exists_exception', details: Record<string, unknown> = {}) {
+    super(type, 400, reason, details);
+  }
+}
+
+export class NotFoundError extends SvcError {
+  constructor(reason: string, type = 'resource_not_found_exception', details: Record<string, unknown> = {}) {
+    super(type, 404, reason, details);
+  }
+}
+
+export class ConflictError extends SvcError {
+  constructor(reason: string, type = 'version_conflict_engine_exception', details: Record<string, unknown> = {}) {
+    super(type, 409, reason, details);
+  }
+}
+
+export class PayloadTooLargeError extends SvcError {
+  constructor(reason: string) {
+    super('content_too_long_exception', 413, reason);
+  }
+}
+
+/** 429: the storage budget ("treasurer" limits) is exceeded; clients retry. */
+export class TooManyRequestsError extends SvcError {
+  constructor(reason: string) {
+    super('es_rejected_execution_exception', 429, reason);
+  }
+}
+
+export class AuthenticationError extends SvcError {
+  constructor(reason: string) {
+    super('security_exception', 401, reason);
+  }
+}
+
+export class ForbiddenError extends SvcError {
+  constructor(reason: string) {
+    super('security_exception', 403, reason);
+  }
+}
+
+/** The query ran past its hard timeout and was stopped. */
+export class QueryTimeoutError extends SvcError {
+  constructor(reason: string) {
+    super('search_timeout_exception', 504, reason);
+  }
+}
+
+/** A request would use more memory than its budget allows (aggregations, scroll state). */
+export class CircuitBreakingError extends SvcError {
+  constructor(reason: string, details: Record<string, unknown> = {}) {
+    super('circuit_breaking_exception', 429, reason, { durability: 'TRANSIENT', ...details });
+  }
+}
+
+/** A persisted file failed its checksum or format check; names the file. */
+export class CorruptionError extends SvcError {
+  constructor(file: string, why: string) {
+    super('corrupt_index_exception', 500, `corrupt file [${file}]: ${why}`, { file });
+  }
+}
+
+export class ServiceUnavailableError extends SvcError {
+  constructor(reason: string) {
+    super('service_unavailable_exception', 503, reason);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The one query AST. Both front ends (the Lucene query-string syntax and the Query DSL) compile
+ * to it; the engine plans and executes it. Nothing here knows an analyzer or a field's type:
+ * `match` and `phrase` carry raw text that the engine analyzes per field, range bounds carry raw
+ * values that the engine converts per field type (numbers, dates with date math, keywords).
+ */
+
+/** A raw bound or value as written by the user: the engine decides how to read it. */
+export type RawValue = string | number | boolean;
+
+export type Query =
+  | MatchAllQuery
+  | MatchNoneQuery
+  | MatchQuery
+  | PhraseQuery
+  | PhrasePrefixQuery
+  | TermQuery
+  | TermsQuery
+  | RangeQuery
+  | ExistsQuery
+  | PrefixQuery
+  | WildcardQuery
+  | RegexpQuery
+  | IdsQuery
+  | BoolQuery
+  | ConstantScoreQuery;
+
+export interface MatchAllQuery {
+  kind: 'match_all';
+  boost?: number;
+}
+
+export interface MatchNoneQuery {
+  kind: 'match_none';
+}
+
+/**
+ * Analyzed match. On a text field (`_line`) the text is split into tokens combined with
+ * `operator`; on a keyword field the whole text must equal the value; on a numeric, date or
+ * boolean field the text is parsed as that type and compared for equality.
+ */
+export interface MatchQuery {
+  kind: 'match';
+  field: string;
+  text: string;
+  operator: 'or' | 'and';
+  /** For `operator: 'or'`: how many tokens must match (absolute count, already resolved). */
+  minimumShouldMatch?: number;
+  boost?: number;
+}
+
+/** Analyzed phrase: tokens in order, at most `slop` positions apart (0 = adjacent). */
+export interface PhraseQuery {
+  kind: 'phrase';
+  field: string;
+  text: string;
+  slop: number;
+  boost?: number;
+}
+
+/** Like phrase, the last token taken as a prefix (match_phrase_prefix). */
+export interface PhrasePrefixQuery {
+  kind: 'phrase_prefix';
+  field: string;
+  text: string;
+  maxExpansions: number;
+  boost?: number;
+}
+
+/** Exact, not analyzed: a token of a text field, a whole keyword, a number, a boolean. */
+export interface TermQuery {
+  kind: 'term';
+  field: string;
+  value: RawValue;
+  caseInsensitive?: boolean;
+  boost?: number;
+}
+
+export interface TermsQuery {
+  kind: 'terms';
+  field: string;
+  values: RawValue[];
+  boost?: number;
+}
+
+export interface RangeQuery {
+  kind: 'range';
+  field: string;
+  gt?: RawValue;
+  gte?: RawValue;
+  lt?: RawValue;
+  lte?: RawValue;
+  /** Date format hint from the DSL (`epoch_millis`, `epoch_second`, `strict_date_optional_time`, ...). */
+  format?: string;
+  /** Time zone for date parsing and rounding, e.g. `+01:00` or `Europe/Paris` (DSL `time_zone`). */
+  timeZone?: string;
+  boost?: number;
+}
+
+export interface ExistsQuery {
+  kind: 'exists';
+  field: string;
+}
+
+export interface PrefixQuery {
+  kind: 'prefix';
+  field: string;
+  prefix: string;
+  caseInsensitive?: boolean;
+  boost?: number;
+}
+
+/** `*` matches any run of characters, `?` exactly one; `\` escapes the next character. */
+export interface WildcardQuery {
+  kind: 'wildcard';
+  field: string;
+  pattern: string;
+  caseInsensitive?: boolean;
+  boost?: number;
+}
+
+/** Lucene regular expression syntax (anchored at both ends, as in Elasticsearch). */
+export interface RegexpQuery {
+  kind: 'regexp';
+  field: string;
+  pattern: string;
+  caseInsensitive?: boolean;
+  boost?: number;
+}
+
+export interface IdsQuery {
+  kind: 'ids';
+  values: string[];
+}
+
+export interface BoolQuery {
+  kind: 'bool';
+  must: Query[];
+  should: Query[];
+  mustNot: Query[];
+  filter: Query[];
+  /**
+   * How many `should` clauses must match. Undefined means the Elasticsearch default: 1 when the
+   * query has no must/filter clause, else 0 (should clauses then only score).
+   */
+  minimumShouldMatch?: number;
+  boost?: number;
+}
+
+export interface ConstantScoreQuery {
+  kind: 'constant_score';
+  filter: Query;
+  boost?: number;
+}
+
+/** The field a bare word targets when a query names none. */
+export const DEFAULT_FIELD = '_line';
