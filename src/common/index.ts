@@ -1,0 +1,7 @@
+/**
+ * Leaf helpers shared by every layer: the error catalogue, document ids, checksums, units.
+ * Nothing here imports from another src folder.
+ */
+export * from './errors.js';
+export { IdGenerator, idTimestampMs, ID_EPOCH_MS } from './ids.js';
+export { crc32 } from './crc32.js';

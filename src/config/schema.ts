@@ -1,0 +1,55 @@
+/**
+ * Every SVC_* setting: its name, type, default and validation. This is the only place the
+ * process environment is read; the parsed Config is passed down to whatever needs it.
+ */
+import os from 'node:os';
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+const boolFlag = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes' || v === 'on');
+
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().nonnegative();
+
+/** The settings, keyed by their environment variable names. */
+export const envSchema = z.object({
+  SVC_HOST: z.string().min(1).default('127.0.0.1'),
+  SVC_PORT: z.coerce.number().int().min(0).max(65535).default(9200),
+  SVC_DATA_DIR: z.string().min(1).default('./data'),
+  SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SVC_NODE_NAME: z.string().min(1).default(os.hostname()),
+  SVC_CLUSTER_NAME: z.string().min(1).default('svc'),
+
+  SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
+  SVC_MEMTABLE_MAX_BYTES: positiveInt.default(256 * MiB),
+  SVC_MEMTABLE_MAX_AGE_SECONDS: positiveInt.default(60),
+  SVC_IDLE_INDEX_SECONDS: positiveInt.default(600),
+
+  SVC_QUERY_THREADS: positiveInt.default(Math.max(1, os.availableParallelism())),
+  SVC_QUERY_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  SVC_MAX_OPEN_SCROLLS: positiveInt.default(500),
+  SVC_AGGREGATION_MEMORY_BYTES: positiveInt.default(256 * MiB),
+  SVC_MAX_BUCKETS: positiveInt.default(65535),
+  SVC_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+
+  /** PostgreSQL URL for the metastore; empty means the embedded SQLite file in the data dir */
+  SVC_METASTORE_URL: z.string().default(''),
+  /** treasurer: bytes written but not yet in the object store before bulk writes get 429 */
+  SVC_STORAGE_MAX_PENDING_BYTES: nonNegativeInt.default(2048 * MiB),
+
+  SVC_RBAC: boolFlag.default(false),
+  SVC_BOOTSTRAP_KEY: z.string().optional(),
+  SVC_JWT_AUDIENCE: z.string().optional(),
+  SVC_JWT_ISSUER: z.string().optional(),
+  SVC_JWT_JWKS_URL: z.string().url().optional(),
+  SVC_JWT_JWKS_FILE: z.string().optional(),
+  SVC_JWT_PUBLIC_KEY_FILE: z.string().optional(),
+  SVC_JWT_HS256_SECRET: z.string().optional(),
+  SVC_JWT_ALLOW_HS256: boolFlag.default(false),
+  SVC_JWT_ROLES_CLAIM: z.string().min(1).default('roles'),
+});
+
+export type EnvSettings = z.infer<typeof envSchema>;
