@@ -1,0 +1,7 @@
+/**
+ * The engine's view of the catalog: index and segment records it reads and commits through the
+ * EngineCatalog interface, and the resolution of index expressions (lists, patterns, aliases).
+ */
+export type { EngineCatalog, IndexRecord, SegmentRecord } from './catalog.js';
+export { resolveIndices, wildcardToRegExp } from './resolve-indices.js';
+export type { ResolveOptions, AliasMap } from './resolve-indices.js';

@@ -1,0 +1,268 @@
+/**
+ * The engine of one node: the shards of its indexes, the write-ahead log they share, and the
+ * flush schedule. A write is acknowledged only after its WAL record is fsynced; after an unclean
+ * stop, open() replays the WAL into memtables, skipping what committed segments already hold.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { IdGenerator, SvcError, validateIndexName, IndexNotFoundError } from '../common/index.js';
+import { buildDocument, type IndexedDocument } from './document/index.js';
+import { Wal } from './wal/index.js';
+import { openSegment } from './segment/index.js';
+import { decodeWalBatch, encodeWalBatch, type WalDocument } from './ingest/wal-record.js';
+import { IndexShard, type OpenSegment } from './shard/index-shard.js';
+import type { EngineCatalog, IndexRecord } from './catalog/index.js';
+import type { SearchTarget } from './search/types.js';
+
+export interface EngineOptions {
+  dataDir: string;
+  catalog: EngineCatalog;
+  logger: Logger;
+  memtableMaxBytes: number;
+  memtableMaxAgeMs: number;
+  /** observe each accepted document (metrics) */
+  onDocumentIndexed?: (doc: IndexedDocument, sourceBytes: number) => void;
+}
+
+/** One document of a bulk request, already parsed. */
+export interface WriteOp {
+  index: string;
+  /** the parsed document line */
+  doc: unknown;
+}
+
+export type WriteOutcome =
+  | { ok: true; index: string; id: string; lid: number }
+  | { ok: false; index: string; error: SvcError };
+
+export class Engine {
+  private readonly shards = new Map<string, IndexShard>();
+  private readonly creating = new Map<string, Promise<IndexShard>>();
+  private readonly ids = new IdGenerator();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly opts: EngineOptions,
+    private readonly wal: Wal,
+  ) {}
+
+  static async open(opts: EngineOptions): Promise<Engine> {
+    await fs.promises.mkdir(opts.dataDir, { recursive: true });
+    const wal = await Wal.open(path.join(opts.dataDir, 'wal'), { logger: opts.logger });
+    const engine = new Engine(opts, wal);
+    await engine.loadShards();
+    await engine.replayWal();
+    engine.flushTimer = setInterval(() => engine.flushAged(), Math.min(1000, opts.memtableMaxAgeMs)).unref();
+    return engine;
+  }
+
+  private async loadShards(): Promise<void> {
+    for (const record of await this.opts.catalog.listIndexes()) {
+      const segments: OpenSegment[] = [];
+      for (const seg of await this.opts.catalog.listSegments(record.name)) {
+        const reader = openSegment(path.join(this.opts.dataDir, seg.path), seg.id);
+        segments.push({ record: seg, reader });
+        this.observeIds(reader.ids());
+      }
+      this.shards.set(record.name, new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog));
+    }
+  }
+
+  private observeIds(ids: BigUint64Array): void {
+    let max = 0n;
+    for (let i = 0; i < ids.length; i++) if (ids[i]! > max) max = ids[i]!;
+    if (max > 0n) this.ids.observe(max);
+  }
+
+  private async replayWal(): Promise<void> {
+    let replayed = 0;
+    let skipped = 0;
+    for await (const { seq, payload } of this.wal.replay()) {
+      const batch = decodeWalBatch(payload, `wal seq ${seq}`);
+      const shard = this.shards.get(batch.index) ?? (await this.ensureIndex(batch.index));
+      const durable = shard.durableMaxLid();
+      const docs: IndexedDocument[] = [];
+      for (const d of batch.docs) {
+        shard.observeLid(d.lid);
+        this.ids.observe(d.id);
+        if (d.lid <= durable) {
+          skipped++;
+          continue;
+        }
+        docs.push(buildDocument(JSON.parse(d.source), shard.mapping, { id: d.id, lid: d.lid }, d.ts));
+      }
+      shard.addDurable(docs, seq);
+      replayed += docs.length;
+    }
+    if (replayed > 0 || skipped > 0) this.opts.logger.info({ replayed, skipped }, 'write-ahead log replayed');
+  }
+
+  /** alias → indexes; kept in step with the catalog by whoever changes aliases */
+  private aliases: ReadonlyMap<string, readonly string[]> = new Map();
+
+  aliasMap(): ReadonlyMap<string, readonly string[]> {
+    return this.aliases;
+  }
+
+  setAliasMap(aliases: ReadonlyMap<string, readonly string[]>): void {
+    this.aliases = aliases;
+  }
+
+  indexNames(): string[] {
+    return [...this.shards.keys()].sort();
+  }
+
+  shard(name: string): IndexShard | undefined {
+    return this.shards.get(name);
+  }
+
+  requireShard(name: string): IndexShard {
+    const shard = this.shards.get(name);
+    if (!shard) throw new IndexNotFoundError(name);
+    return shard;
+  }
+
+  /** Creates the index when it does not exist yet (writes create indexes on demand). */
+  ensureIndex(name: string, init: { settings?: Record<string, unknown>; mappings?: unknown } = {}): Promise<IndexShard> {
+    const existing = this.shards.get(name);
+    if (existing) return Promise.resolve(existing);
+    const inFlight = this.creating.get(name);
+    if (inFlight) return inFlight;
+    const created = (async () => {
+      validateIndexName(name);
+      const record: IndexRecord = {
+        name,
+        uuid: randomUUID(),
+        createdAtMs: Date.now(),
+        mappings: init.mappings ?? null,
+        settings: init.settings ?? {},
+      };
+      await this.opts.catalog.createIndex(record);
+      const shard = new IndexShard(record, [], this.opts.dataDir, this.opts.catalog);
+      this.shards.set(name, shard);
+      return shard;
+    })();
+    this.creating.set(name, created);
+    created.finally(() => this.creating.delete(name)).catch(() => undefined);
+    return created;
+  }
+
+  /**
+   * Writes documents: each op either gets an `_id` or its own error; good ops are durable
+   * (WAL fsynced) and searchable when the promise resolves.
+   */
+  async write(ops: readonly WriteOp[], receivedTs = Date.now()): Promise<WriteOutcome[]> {
+    const outcomes: WriteOutcome[] = new Array(ops.length);
+    const shardsByIndex = new Map<string, IndexShard>();
+    for (const name of new Set(ops.map((op) => op.index))) {
+      try {
+        shardsByIndex.set(name, await this.ensureIndex(name));
+      } catch (err) {
+        if (!(err instanceof SvcError)) throw err;
+        for (let i = 0; i < ops.length; i++) if (ops[i]!.index === name) outcomes[i] = { ok: false, index: name, error: err };
+      }
+    }
+
+    // Build every document and give it its identity in one synchronous pass, so lids follow WAL order.
+    const groups = new Map<IndexShard, { docs: IndexedDocument[]; wal: WalDocument[] }>();
+    for (let i = 0; i < ops.length; i++) {
+      if (outcomes[i]) continue;
+      const op = ops[i]!;
+      const shard = shardsByIndex.get(op.index)!;
+      try {
+        const id = this.ids.next();
+        const doc = buildDocument(op.doc, shard.mapping, { id, lid: shard.peekLid() }, receivedTs);
+        shard.takeLid();
+        let group = groups.get(shard);
+        if (!group) groups.set(shard, (group = { docs: [], wal: [] }));
+        group.docs.push(doc);
+        group.wal.push({ id: doc.id, ts: doc.ts, lid: doc.lid, source: doc.source });
+        outcomes[i] = { ok: true, index: op.index, id: id.toString(), lid: doc.lid };
+      } catch (err) {
+        if (!(err instanceof SvcError)) throw err;
+        outcomes[i] = { ok: false, index: op.index, error: err };
+      }
+    }
+    if (groups.size === 0) return outcomes;
+
+    const entries = [...groups];
+    const { seq } = await this.wal.append(entries.map(([shard, g]) => encodeWalBatch({ index: shard.name, docs: g.wal })));
+    for (const [shard, group] of entries) {
+      shard.addDurable(group.docs, seq);
+      if (this.opts.onDocumentIndexed) for (const doc of group.docs) this.opts.onDocumentIndexed(doc, doc.source.length);
+      if (shard.memtableBytes >= this.opts.memtableMaxBytes) void this.flushShard(shard);
+    }
+    return outcomes;
+  }
+
+  /** Search targets of the named indexes (which must exist). */
+  searchTargets(indexes: readonly string[]): SearchTarget[] {
+    const targets: SearchTarget[] = [];
+    for (const name of indexes) targets.push(...this.requireShard(name).searchTargets());
+    return targets;
+  }
+
+  /** Bytes accepted but not yet in segment files, over all indexes. */
+  unflushedBytes(): number {
+    let total = 0;
+    for (const shard of this.shards.values()) total += shard.unflushedBytes;
+    return total;
+  }
+
+  async flush(indexes: readonly string[] = this.indexNames()): Promise<void> {
+    await Promise.all(indexes.map((name) => this.flushShard(this.requireShard(name))));
+  }
+
+  private async flushShard(shard: IndexShard): Promise<void> {
+    try {
+      await shard.flush();
+      await shard.commitMappingIfChanged();
+      await this.truncateWal();
+    } catch (err) {
+      this.opts.logger.error({ err, index: shard.name }, 'flush failed; documents stay in the write-ahead log');
+      throw err;
+    }
+  }
+
+  private flushAged(): void {
+    if (this.closed) return;
+    for (const shard of this.shards.values()) {
+      if (shard.memtableAgeMs >= this.opts.memtableMaxAgeMs) void this.flushShard(shard).catch(() => undefined);
+    }
+  }
+
+  /** Deletes WAL files whose documents are all in committed segments. */
+  private async truncateWal(): Promise<void> {
+    const current = await this.wal.rotate();
+    let oldest = current;
+    for (const shard of this.shards.values()) {
+      const seq = shard.oldestWalSeq();
+      if (seq !== null && seq < oldest) oldest = seq;
+    }
+    await this.wal.removeFilesBefore(oldest);
+  }
+
+  async deleteIndex(name: string): Promise<void> {
+    const shard = this.requireShard(name);
+    this.shards.delete(name);
+    await shard.close();
+    await this.opts.catalog.deleteIndex(name);
+    await fs.promises.rm(path.join(this.opts.dataDir, 'indexes', shard.uuid), { recursive: true, force: true });
+  }
+
+  /** Flushes every memtable and closes files; the WAL is empty afterwards when all went well. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.flushTimer);
+    try {
+      await this.flush();
+    } finally {
+      for (const shard of this.shards.values()) await shard.close();
+      await this.wal.close();
+    }
+  }
+}

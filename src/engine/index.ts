@@ -1,0 +1,13 @@
+/**
+ * The engine of one node: documents in, searchable segments out. It owns analysis, the
+ * write-ahead log, the memtable, segment files, search execution and compaction; it knows
+ * nothing of HTTP, Elasticsearch wire types, the cluster or cloud SDKs.
+ */
+export { Engine } from './engine.js';
+export type { EngineOptions, WriteOp, WriteOutcome } from './engine.js';
+export type { IndexShard } from './shard/index-shard.js';
+export { executeSearch } from './search/index.js';
+export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';
+export type { SegmentReader, FieldType, FieldInfo } from './segment-reader.js';
+export { resolveIndices, wildcardToRegExp } from './catalog/index.js';
+export type { EngineCatalog, IndexRecord, SegmentRecord, ResolveOptions, AliasMap } from './catalog/index.js';

@@ -1,0 +1,196 @@
+/**
+ * One index on this node: its mapping, the memtable taking writes, memtables being flushed, and
+ * the immutable segments. Searches see all of them; a flush turns the oldest memtable into a
+ * segment file, commits it to the catalog, then swaps it in.
+ */
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { SegmentReader } from '../segment-reader.js';
+import type { SearchTarget } from '../search/types.js';
+import type { IndexedDocument } from '../document/index.js';
+import { IndexMapping } from '../mapping/index.js';
+import { Memtable } from '../memtable/index.js';
+import { openSegment, writeSegment } from '../segment/index.js';
+import type { EngineCatalog, IndexRecord, SegmentRecord } from '../catalog/index.js';
+
+export interface OpenSegment {
+  record: SegmentRecord;
+  reader: SegmentReader & { close(): void };
+}
+
+interface PendingMemtable {
+  memtable: Memtable;
+  /** WAL file holding this memtable's first document; null while empty */
+  firstWalSeq: number | null;
+}
+
+export class IndexShard {
+  readonly name: string;
+  readonly uuid: string;
+  readonly createdAtMs: number;
+  readonly settings: Record<string, unknown>;
+  readonly mapping: IndexMapping;
+  private active: PendingMemtable;
+  private readonly flushing: PendingMemtable[] = [];
+  private segments: OpenSegment[] = [];
+  private nextLidValue: number;
+  private flushChain: Promise<void> = Promise.resolve();
+  private mappingVersionCommitted: number;
+  lastUsedMs = Date.now();
+
+  constructor(
+    record: IndexRecord,
+    segments: OpenSegment[],
+    private readonly dataDir: string,
+    private readonly catalog: EngineCatalog,
+  ) {
+    this.name = record.name;
+    this.uuid = record.uuid;
+    this.createdAtMs = record.createdAtMs;
+    this.settings = record.settings;
+    this.mapping = record.mappings ? IndexMapping.fromJSON(record.mappings) : new IndexMapping();
+    this.mappingVersionCommitted = this.mapping.version;
+    this.segments = [...segments].sort((a, b) => a.record.maxLid - b.record.maxLid);
+    this.nextLidValue = this.durableMaxLid() + 1;
+    this.active = { memtable: new Memtable(randomUUID()), firstWalSeq: null };
+  }
+
+  /** Largest `_lid` held by committed segments: WAL replay skips documents at or below it. */
+  durableMaxLid(): number {
+    let max = 0;
+    for (const s of this.segments) max = Math.max(max, s.record.maxLid);
+    return max;
+  }
+
+  /** The `_lid` the next accepted document gets. */
+  peekLid(): number {
+    return this.nextLidValue;
+  }
+
+  takeLid(): number {
+    return this.nextLidValue++;
+  }
+
+  /** After replay: lids already handed out must not be handed out again. */
+  observeLid(lid: number): void {
+    if (lid >= this.nextLidValue) this.nextLidValue = lid + 1;
+  }
+
+  /** Adds durable documents (their WAL record is on disk) so they are searchable at once. */
+  addDurable(docs: readonly IndexedDocument[], walSeq: number): void {
+    if (docs.length === 0) return;
+    if (this.active.firstWalSeq === null) this.active.firstWalSeq = walSeq;
+    for (const doc of docs) this.active.memtable.add(doc);
+    this.lastUsedMs = Date.now();
+  }
+
+  get memtableBytes(): number {
+    return this.active.memtable.approxBytes;
+  }
+
+  get memtableAgeMs(): number {
+    return this.active.memtable.numDocs === 0 ? 0 : Date.now() - this.active.memtable.createdAtMs;
+  }
+
+  /** Bytes held in memory that are not yet in segment files (the write budget counts these). */
+  get unflushedBytes(): number {
+    let total = this.active.memtable.approxBytes;
+    for (const p of this.flushing) total += p.memtable.approxBytes;
+    return total;
+  }
+
+  /** Oldest WAL file that still holds unflushed documents of this index, or null. */
+  oldestWalSeq(): number | null {
+    let min: number | null = null;
+    for (const p of [...this.flushing, this.active]) {
+      if (p.firstWalSeq !== null && (min === null || p.firstWalSeq < min)) min = p.firstWalSeq;
+    }
+    return min;
+  }
+
+  get docCount(): number {
+    let n = this.active.memtable.numDocs;
+    for (const p of this.flushing) n += p.memtable.numDocs;
+    for (const s of this.segments) n += s.reader.numDocs;
+    return n;
+  }
+
+  get storeBytes(): number {
+    let n = 0;
+    for (const s of this.segments) n += s.record.sizeBytes;
+    return n;
+  }
+
+  segmentRecords(): SegmentRecord[] {
+    return this.segments.map((s) => s.record);
+  }
+
+  /** Segments in order, oldest first, ending with the memtable being written. */
+  searchTargets(): SearchTarget[] {
+    this.lastUsedMs = Date.now();
+    const targets: SearchTarget[] = [];
+    for (const s of this.segments) targets.push({ index: this.name, segment: s.reader });
+    for (const p of this.flushing) targets.push({ index: this.name, segment: p.memtable });
+    targets.push({ index: this.name, segment: this.active.memtable });
+    return targets;
+  }
+
+  /** Flushes the current memtable into a segment file; resolves when it is committed. */
+  flush(): Promise<void> {
+    if (this.active.memtable.numDocs === 0) return this.flushChain;
+    const pending = this.active;
+    this.active = { memtable: new Memtable(randomUUID()), firstWalSeq: null };
+    this.flushing.push(pending);
+    this.flushChain = this.flushChain.then(() => this.flushOne(pending));
+    return this.flushChain;
+  }
+
+  /** Persists a mapping change that no flush has carried yet (e.g. on an idle shard). */
+  async commitMappingIfChanged(): Promise<void> {
+    if (this.mapping.version === this.mappingVersionCommitted) return;
+    const version = this.mapping.version;
+    await this.catalog.updateMappings(this.name, this.mapping.toJSON());
+    this.mappingVersionCommitted = version;
+  }
+
+  private async flushOne(pending: PendingMemtable): Promise<void> {
+    const id = pending.memtable.id;
+    const relativePath = path.join('indexes', this.uuid, `${id}.seg`);
+    const absolutePath = path.join(this.dataDir, relativePath);
+    const info = await writeSegment(pending.memtable, absolutePath);
+    const record: SegmentRecord = {
+      id,
+      index: this.name,
+      level: 0,
+      path: relativePath,
+      numDocs: info.numDocs,
+      minTs: info.minTs,
+      maxTs: info.maxTs,
+      maxLid: info.maxLid,
+      sizeBytes: info.sizeBytes,
+      createdAtMs: Date.now(),
+    };
+    const version = this.mapping.version;
+    await this.catalog.commitSegment(record, this.mapping.toJSON());
+    this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
+    const reader = openSegment(absolutePath, id);
+    this.segments.push({ record, reader });
+    this.flushing.splice(this.flushing.indexOf(pending), 1);
+  }
+
+  /** Replaces compacted segments (already committed by the catalog) with their merged file. */
+  swapSegments(removedIds: ReadonlySet<string>, added: OpenSegment): OpenSegment[] {
+    const removed = this.segments.filter((s) => removedIds.has(s.record.id));
+    this.segments = this.segments.filter((s) => !removedIds.has(s.record.id));
+    this.segments.push(added);
+    this.segments.sort((a, b) => a.record.maxLid - b.record.maxLid);
+    return removed;
+  }
+
+  /** Waits for running flushes, then closes segment files. */
+  async close(): Promise<void> {
+    await this.flushChain;
+    for (const s of this.segments) s.reader.close();
+    this.segments = [];
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * `POST|PUT /_bulk` and `/{index}/_bulk`: parse, check the write budget, write through the
+ * engine, answer with one item per action in request order.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TooManyRequestsError, type SvcError } from '../../common/index.js';
+import type { WriteOp } from '../../engine/index.js';
+import type { ApiDeps } from '../deps.js';
+import { esErrorObject } from '../error-render.js';
+import { bodyBuffer } from '../request-body.js';
+import { sendJsonText } from '../json-reply.js';
+import { parseBulk, type BulkAction } from './parse-bulk.js';
+
+interface BulkParams {
+  index?: string;
+}
+
+export function registerBulkRoutes(app: FastifyInstance, deps: ApiDeps, canWrite: IndexPermissionCheck): void {
+  const handler = async (request: FastifyRequest<{ Params: BulkParams }>, reply: FastifyReply) =>
+    sendJsonText(reply, await handleBulk(request, deps, canWrite));
+  app.post('/_bulk', handler);
+  app.put('/_bulk', handler);
+  app.post('/:index/_bulk', handler);
+  app.put('/:index/_bulk', handler);
+}
+
+/** Whether the request's actor may write the index; the RBAC layer supplies it. */
+export type IndexPermissionCheck = (request: FastifyRequest, index: string) => SvcError | undefined;
+
+async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps: ApiDeps, canWrite: IndexPermissionCheck): Promise<string> {
+  const started = performance.now();
+  const body = bodyBuffer(request.body);
+  deps.metrics.usageWriteBytes.inc(body.length);
+
+  const pending = deps.engine.unflushedBytes();
+  if (pending > deps.config.storageMaxPendingBytes) {
+    throw new TooManyRequestsError(
+      `rejected bulk request: ${pending} bytes are waiting for storage, over the budget of ${deps.config.storageMaxPendingBytes} bytes; retry later`,
+    );
+  }
+
+  const { items } = parseBulk(body, request.params.index);
+  const ops: WriteOp[] = [];
+  const opOf: number[] = new Array(items.length).fill(-1);
+  const errors: Array<SvcError | undefined> = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const denied = item.error ? undefined : canWrite(request, item.index);
+    if (item.error || denied) {
+      errors[i] = item.error ?? denied;
+      continue;
+    }
+    opOf[i] = ops.length;
+    ops.push({ index: item.index, doc: item.doc });
+  }
+
+  const outcomes = await deps.engine.write(ops);
+  let anyError = false;
+  let indexedBytes = 0;
+  const rendered: string[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const outcome = opOf[i]! >= 0 ? outcomes[opOf[i]!]! : undefined;
+    if (outcome?.ok) {
+      indexedBytes += item.docBytes;
+      rendered[i] = createdItem(item.action, item.index, outcome.id, outcome.lid);
+    } else {
+      anyError = true;
+      const error = outcome && !outcome.ok ? outcome.error : errors[i]!;
+      rendered[i] = failedItem(item.action, item.index, error);
+    }
+  }
+  deps.metrics.bulkRequestIndexedBytes.inc(indexedBytes);
+  const took = Math.round(performance.now() - started);
+  return `{"took":${took},"errors":${anyError},"items":[${rendered.join(',')}]}`;
+}
+
+function createdItem(action: BulkAction, index: string, id: string, lid: number): string {
+  return `{"${action}":{"_index":${JSON.stringify(index)},"_type":"_doc","_id":"${id}","_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":${lid - 1},"_primary_term":1,"status":201}}`;
+}
+
+function failedItem(action: BulkAction, index: string, error: SvcError): string {
+  return JSON.stringify({
+    [action]: { _index: index, _type: '_doc', _id: null, status: error.status, error: { ...esErrorObject(error), index } },
+  });
+}

@@ -1,0 +1,6 @@
+/** Sends JSON text built by hand (hot paths splice stored `_source` texts in without re-parsing). */
+import type { FastifyReply } from 'fastify';
+
+export function sendJsonText(reply: FastifyReply, text: string, status = 200): FastifyReply {
+  return reply.code(status).type('application/json; charset=UTF-8').send(text);
+}

@@ -1,0 +1,46 @@
+/**
+ * Renders a SearchResult as the Elasticsearch response body. Stored `_source` texts are spliced
+ * into the JSON as they are, never parsed and re-serialized unless a source filter asks.
+ */
+import type { SearchResult } from '../../engine/index.js';
+import { filterSource } from './source-filter.js';
+import type { EsSearch } from './search-request.js';
+
+export interface RenderContext {
+  tookMs: number;
+  shards: number;
+  search: EsSearch;
+  /** rendered `aggregations` object text, when the request had aggregations */
+  aggregationsJson?: string;
+  scrollId?: string;
+}
+
+export function renderSearchResponse(result: SearchResult, ctx: RenderContext): string {
+  const { search } = ctx;
+  const parts: string[] = [];
+  for (const hit of result.hits) {
+    let text = `{"_index":${JSON.stringify(hit.index)},"_type":"_doc","_id":"${hit.id}","_score":${scoreText(hit.score)}`;
+    const source = filterSource(search.source, hit.source);
+    if (source !== undefined) text += `,"_source":${source}`;
+    if (search.explicitSort || search.request.sort.length === 0) text += `,"sort":${JSON.stringify(hit.sortValues)}`;
+    parts.push(text + '}');
+  }
+  const total = totalText(result, search);
+  let body = ctx.scrollId !== undefined ? `{"_scroll_id":${JSON.stringify(ctx.scrollId)},` : '{';
+  body += `"took":${ctx.tookMs},"timed_out":false`;
+  if (result.terminatedEarly) body += ',"terminated_early":true';
+  body += `,"_shards":{"total":${ctx.shards},"successful":${ctx.shards},"skipped":0,"failed":0}`;
+  body += `,"hits":{${total}"max_score":${scoreText(result.maxScore)},"hits":[${parts.join(',')}]}`;
+  if (ctx.aggregationsJson !== undefined) body += `,"aggregations":${ctx.aggregationsJson}`;
+  return body + '}';
+}
+
+function totalText(result: SearchResult, search: EsSearch): string {
+  if (search.request.trackTotalHits === false) return '';
+  if (search.restTotalHitsAsInt) return `"total":${result.total},`;
+  return `"total":{"value":${result.total},"relation":"${result.totalRelation}"},`;
+}
+
+function scoreText(score: number | null): string {
+  return score === null || !Number.isFinite(score) ? 'null' : String(score);
+}

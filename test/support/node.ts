@@ -1,0 +1,112 @@
+/** Test support: a real svc node on a loopback port, in this process or as a child process. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config/index.js';
+import { startNode, type RunningNode } from '../../src/node/index.js';
+
+export function tempDir(prefix = 'svc-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestNode extends RunningNode {
+  dataDir: string;
+  /** stops the node and removes its data directory */
+  destroy(): Promise<void>;
+}
+
+export async function startTestNode(env: Record<string, string> = {}, dataDir = tempDir()): Promise<TestNode> {
+  const config = loadConfig({ SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...env });
+  const node = await startNode(config);
+  return {
+    ...node,
+    dataDir,
+    async destroy() {
+      await node.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The compiled process entry (`dist/src/main.js`), found relative to this file in src or dist. */
+export function mainScript(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '../../src/main.js'), path.resolve(here, '../../dist/src/main.js')];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error(`compiled main.js not found (run npm run build); looked in ${candidates.join(', ')}`);
+  return found;
+}
+
+export interface ChildNode {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts `svc serve` as a child process and resolves once it listens. */
+export function spawnNode(dataDir: string, env: Record<string, string> = {}): Promise<ChildNode> {
+  const child = spawn(process.execPath, [mainScript(), 'serve', '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, SVC_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`node did not start in time: ${stderr}${buffered}`)), 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n')) {
+        if (!line.includes('svc is listening')) continue;
+        try {
+          const { url } = JSON.parse(line) as { url: string };
+          clearTimeout(timer);
+          resolve({ child, url });
+          return;
+        } catch {
+          // a partial line: wait for more output
+        }
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node exited with code ${code}: ${stderr}`));
+    });
+  });
+}
+
+export interface JsonResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function request<T = Record<string, unknown>>(
+  url: string,
+  init: { method?: string; body?: string | Buffer | object; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: string | Buffer | undefined;
+  if (init.body !== undefined) {
+    if (typeof init.body === 'string' || Buffer.isBuffer(init.body)) body = init.body;
+    else body = JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), body, headers });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** NDJSON body for `_bulk` from alternating action and document objects. */
+export function ndjson(lines: unknown[]): string {
+  return lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+}
+
+export async function bulkIndex(url: string, index: string, docs: object[]): Promise<JsonResponse> {
+  const lines: unknown[] = [];
+  for (const doc of docs) lines.push({ index: { _index: index } }, doc);
+  return request(`${url}/_bulk`, { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson' } });
+}
