@@ -1,0 +1,139 @@
+/**
+ * The one table that says what every HTTP endpoint requires, keyed by method and fastify route
+ * pattern. Rows marked `seed` come from the specification's permission-to-endpoint mapping;
+ * rows marked `added` are our choice where it is silent (listed in docs/rbac.md). A route that
+ * is not in this table is denied.
+ */
+import type { Requirement } from './authorize.js';
+import type { DatabaseAction, IndexAction } from './permissions.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+
+export interface EndpointPermission {
+  method: HttpMethod;
+  /** fastify route pattern, e.g. `/:index/_search` */
+  url: string;
+  requirement: Requirement;
+  /** `seed`: from the specification; `added`: chosen where the specification is silent */
+  origin: 'seed' | 'added';
+}
+
+const PUBLIC: Requirement = { kind: 'public' };
+const AUTHENTICATED: Requirement = { kind: 'authenticated' };
+const index = (action: IndexAction): Requirement => ({ kind: 'index', action });
+const database = (action: DatabaseAction): Requirement => ({ kind: 'database', action });
+/** manage_security endpoints the bootstrap key may also call, to create the first administrator */
+const BOOTSTRAP_SECURITY: Requirement = { kind: 'database', action: 'manage_security', bootstrap: true };
+
+const rows: EndpointPermission[] = [];
+
+function seed(methods: HttpMethod[], urls: string[], requirement: Requirement): void {
+  for (const method of methods) for (const url of urls) rows.push({ method, url, requirement, origin: 'seed' });
+}
+
+function added(methods: HttpMethod[], urls: string[], requirement: Requirement): void {
+  for (const method of methods) for (const url of urls) rows.push({ method, url, requirement, origin: 'added' });
+}
+
+// index / read
+seed(
+  ['GET'],
+  [
+    '/_alias',
+    '/_alias/:aliases',
+    '/_all/_alias',
+    '/_all/_aliases',
+    '/_cat/indices/:index',
+    '/_msearch',
+    '/_search/scroll',
+    '/:index/_alias',
+    '/:index/_aliases',
+    '/:index/_count',
+    '/:index/_flush',
+    '/:index/_mapping',
+    '/:index/_msearch',
+    '/:index/_search',
+    '/:index/_search/scroll',
+    '/:index/_settings',
+    '/:index/_stats',
+    '/:index/_stats/:stats',
+    '/:index/:type/_count',
+    '/:index/:type/_search',
+  ],
+  index('read'),
+);
+seed(['HEAD'], ['/_alias/:aliases', '/_template/:index', '/:index'], index('read'));
+seed(
+  ['POST'],
+  [
+    '/_msearch',
+    '/_search/scroll',
+    '/:index/_count',
+    '/:index/_msearch',
+    '/:index/_search',
+    '/:index/_search/scroll',
+    '/:index/:type/_count',
+    '/:index/:type/_search',
+  ],
+  index('read'),
+);
+added(['GET', 'POST'], ['/_search', '/_count', '/_field_caps', '/:index/_field_caps'], index('read'));
+added(['GET', 'POST', 'DELETE'], ['/_search/scroll/:scrollId'], index('read'));
+added(['DELETE'], ['/_search/scroll'], index('read'));
+added(['GET'], ['/:index', '/_mapping', '/_stats', '/_template', '/_template/:index', '/_flush', '/_refresh', '/:index/_refresh', '/_cat/count', '/_cat/count/:index', '/_cat/aliases'], index('read'));
+
+// open to every authenticated request since 1.23.0 (GET /_cat/indices lists readable indexes only)
+seed(['GET'], ['/_cat/indices', '/_license', '/_xpack'], AUTHENTICATED);
+added(['GET'], ['/'], AUTHENTICATED);
+
+// index / write
+seed(['POST'], ['/_aliases', '/_bulk', '/:index/_bulk', '/:index/_flush'], index('write'));
+seed(['PUT'], ['/_template/:index', '/:index', '/:index/_mapping'], index('write'));
+added(['PUT'], ['/_bulk', '/:index/_bulk', '/:index/_settings'], index('write'));
+added(['POST'], ['/_flush', '/_refresh', '/:index/_refresh'], index('write'));
+added(['DELETE'], ['/_template/:index'], index('write'));
+
+// index / delete
+seed(['DELETE'], ['/:index'], index('delete'));
+
+// database / manage_security
+seed(['GET', 'POST'], ['/v1/api_keys'], BOOTSTRAP_SECURITY);
+seed(['DELETE'], ['/v1/api_keys/:id'], database('manage_security'));
+seed(['GET'], ['/v1/role_mappings'], BOOTSTRAP_SECURITY);
+seed(['POST', 'PUT'], ['/v1/role_mappings'], database('manage_security'));
+added(['GET'], ['/v1/role_mappings/:id'], BOOTSTRAP_SECURITY);
+added(['PUT', 'DELETE'], ['/v1/role_mappings/:id'], database('manage_security'));
+seed(['GET', 'POST'], ['/v1/roles'], BOOTSTRAP_SECURITY);
+seed(['GET'], ['/v1/roles/:roleId'], BOOTSTRAP_SECURITY);
+seed(['PUT', 'DELETE'], ['/v1/roles/:roleId'], database('manage_security'));
+
+// database / monitor
+seed(
+  ['GET'],
+  ['/_cat/nodes', '/_cluster/health', '/_cluster/health/:index', '/_cluster/settings', '/_cluster/state/metadata', '/_cluster/state/metadata/:index'],
+  database('monitor'),
+);
+added(['GET'], ['/metrics', '/_cat/health'], database('monitor'));
+
+// probes for orchestrators: no credential, so that a locked-out operator still sees the process is up
+added(['GET'], ['/health/livez', '/health/readyz'], PUBLIC);
+
+export const ENDPOINT_PERMISSIONS: readonly EndpointPermission[] = Object.freeze(rows);
+
+const byKey = new Map<string, EndpointPermission>();
+for (const row of ENDPOINT_PERMISSIONS) {
+  const key = `${row.method} ${row.url}`;
+  if (byKey.has(key)) throw new Error(`duplicate endpoint permission row ${key}`);
+  byKey.set(key, row);
+}
+
+/**
+ * The row for a method and route pattern. HEAD falls back to the GET row, since fastify answers
+ * HEAD for every GET route and a HEAD reveals no more than its GET.
+ */
+export function findEndpointPermission(method: string, url: string): EndpointPermission | undefined {
+  const upper = method.toUpperCase();
+  const row = byKey.get(`${upper} ${url}`);
+  if (row !== undefined || upper !== 'HEAD') return row;
+  return byKey.get(`GET ${url}`);
+}

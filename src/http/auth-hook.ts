@@ -1,0 +1,122 @@
+/**
+ * Enforcement of access control on every route: an `onRequest` hook finds the route's row in
+ * the endpoint → permission table (fail closed when there is none), authenticates, checks the
+ * database-level or coarse index-level permission, and attaches the AccessContext that handlers
+ * use for index-level checks (`accessOf`).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  ALLOW_ALL,
+  DENY_ALL,
+  Authenticator,
+  accessForPrincipal,
+  authorize,
+  createAuditLog,
+  createJwtVerifier,
+  findEndpointPermission,
+  pathOf,
+  type AccessContext,
+  type AuditLog,
+  type CredentialRecords,
+  type RequestRef,
+} from '../auth/index.js';
+import { AuthenticationError, ForbiddenError, ServiceUnavailableError } from '../common/index.js';
+import type { RbacConfig } from '../config/index.js';
+import type { Logger } from '../observability/index.js';
+
+export const WWW_AUTHENTICATE = 'Bearer realm="svc"';
+
+export interface AuthDeps {
+  rbac: RbacConfig;
+  /** the stored roles, keys and mappings; needed only when RBAC is on */
+  records?: CredentialRecords;
+  logger: Logger;
+}
+
+export interface RouteRef {
+  method: string;
+  url: string;
+}
+
+export interface AuthInstallation {
+  audit: AuditLog;
+  /** every route registered after installAuth, HEAD routes fastify adds for GETs included */
+  registeredRoutes(): RouteRef[];
+  /** registered routes that have no row in the permission table (they are always denied) */
+  unmappedRoutes(): RouteRef[];
+}
+
+const contexts = new WeakMap<FastifyRequest, AccessContext>();
+
+/**
+ * The index-level access of the request's actor. Allows everything when RBAC is off or when
+ * installAuth was never called (handlers tested on their own).
+ */
+export function accessOf(request: FastifyRequest): AccessContext {
+  return contexts.get(request) ?? ALLOW_ALL;
+}
+
+/** Call before registering any route: the route list is collected from here on. */
+export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallation {
+  const audit = createAuditLog(deps.logger);
+  const routes: RouteRef[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method: String(method).toUpperCase(), url: route.url });
+  });
+  const installation: AuthInstallation = {
+    audit,
+    registeredRoutes: () => [...routes],
+    unmappedRoutes: () => routes.filter((r) => findEndpointPermission(r.method, r.url) === undefined),
+  };
+
+  if (!deps.rbac.enabled) {
+    app.addHook('onRequest', async (request) => {
+      contexts.set(request, ALLOW_ALL);
+    });
+    return installation;
+  }
+
+  if (deps.records === undefined) throw new Error('installAuth: RBAC is on but no records store was given');
+  const authenticator = new Authenticator({
+    bootstrapKey: deps.rbac.bootstrapKey,
+    jwt: deps.rbac.jwt === undefined ? undefined : createJwtVerifier(deps.rbac.jwt),
+    records: deps.records,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    contexts.set(request, DENY_ALL);
+    const ref: RequestRef = { method: request.method, path: pathOf(request.url), ip: request.ip };
+    const route = request.routeOptions.url;
+    const row = route === undefined ? undefined : findEndpointPermission(request.method, route);
+    if (row?.requirement.kind === 'public') return;
+
+    const outcome = await authenticator.authenticate(request.headers.authorization);
+    if (!outcome.ok) {
+      audit.credentialRejected(ref, outcome.reason);
+      if (outcome.status === 503) throw new ServiceUnavailableError(outcome.reason);
+      void reply.header('WWW-Authenticate', WWW_AUTHENTICATE);
+      throw new AuthenticationError(outcome.reason);
+    }
+    const principal = outcome.principal;
+
+    // no route: the not-found handler answers, but only to an authenticated caller
+    if (route === undefined) {
+      contexts.set(request, accessForPrincipal(principal));
+      return;
+    }
+    if (row === undefined) {
+      const reason = `no permission is defined for [${request.method} ${route}], so it is denied`;
+      request.log.error({ method: request.method, route }, 'route missing from the endpoint permission table');
+      audit.permissionDenied(ref, principal.label, reason);
+      throw new ForbiddenError(reason);
+    }
+    const decision = authorize(principal, row.requirement);
+    if (!decision.allowed) {
+      audit.permissionDenied(ref, principal.label, decision.reason);
+      throw new ForbiddenError(decision.reason);
+    }
+    contexts.set(request, accessForPrincipal(principal));
+  });
+  return installation;
+}
