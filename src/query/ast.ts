@@ -32,6 +32,7 @@ export interface MatchAllQuery {
 
 export interface MatchNoneQuery {
   kind: 'match_none';
+  boost?: number;
 }
 
 /**
@@ -46,6 +47,8 @@ export interface MatchQuery {
   operator: 'or' | 'and';
   /** For `operator: 'or'`: how many tokens must match (absolute count, already resolved). */
   minimumShouldMatch?: number;
+  /** Text that cannot be read as the field's type (e.g. `abc` on a long field) matches nothing instead of failing. */
+  lenient?: boolean;
   boost?: number;
 }
 
@@ -55,6 +58,7 @@ export interface PhraseQuery {
   field: string;
   text: string;
   slop: number;
+  lenient?: boolean;
   boost?: number;
 }
 
@@ -64,6 +68,7 @@ export interface PhrasePrefixQuery {
   field: string;
   text: string;
   maxExpansions: number;
+  lenient?: boolean;
   boost?: number;
 }
 
@@ -94,12 +99,15 @@ export interface RangeQuery {
   format?: string;
   /** Time zone for date parsing and rounding, e.g. `+01:00` or `Europe/Paris` (DSL `time_zone`). */
   timeZone?: string;
+  /** Bounds that cannot be read as the field's type match nothing instead of failing (query_string `lenient`). */
+  lenient?: boolean;
   boost?: number;
 }
 
 export interface ExistsQuery {
   kind: 'exists';
   field: string;
+  boost?: number;
 }
 
 export interface PrefixQuery {
@@ -131,6 +139,7 @@ export interface RegexpQuery {
 export interface IdsQuery {
   kind: 'ids';
   values: string[];
+  boost?: number;
 }
 
 export interface BoolQuery {
@@ -142,6 +151,10 @@ export interface BoolQuery {
   /**
    * How many `should` clauses must match. Undefined means the Elasticsearch default: 1 when the
    * query has no must/filter clause, else 0 (should clauses then only score).
+   *
+   * A bool with no must, should or filter clause matches every document not excluded by
+   * `mustNot` (Elasticsearch adds a match_all to such "pure negative" queries at every level);
+   * a bool with no clauses at all matches every document.
    */
   minimumShouldMatch?: number;
   boost?: number;
