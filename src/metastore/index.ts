@@ -1,0 +1,13 @@
+/**
+ * The coordinator's catalog: indexes, segments, aliases, templates and settings, one schema on
+ * SQLite (embedded, a file in the data directory) or PostgreSQL, through Kysely. Adding a table
+ * (e.g. RBAC): a migration file in migrations/ appended to MIGRATIONS, its row type in schema.ts,
+ * a repository file here, and a field for it on Metastore in metastore.ts.
+ */
+export { Metastore, openMetastore, type MetastoreConfig, type MetastoreDialect } from './metastore.js';
+export { IndexRepository, type IndexRecord, type NewIndex } from './indexes.js';
+export { SegmentRepository, type DeletableSegment, type NewSegment, type SegmentRecord } from './segments.js';
+export { AliasRepository, type AliasAction, type AliasRecord, type AliasSpec } from './aliases.js';
+export { TemplateRepository, type NewTemplate, type TemplateRecord } from './templates.js';
+export { KvRepository } from './kv.js';
+export type { JsonObject } from './values.js';

@@ -1,0 +1,94 @@
+/**
+ * Opening the metastore on either dialect: the Kysely instance, connection settings, and the
+ * migrations run before any repository is handed out.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { AliasRepository } from './aliases.js';
+import { IndexRepository } from './indexes.js';
+import { KvRepository } from './kv.js';
+import { migrateToLatest } from './migrations/index.js';
+import type { MetastoreSchema } from './schema.js';
+import { SegmentRepository } from './segments.js';
+import { TemplateRepository } from './templates.js';
+
+export type MetastoreConfig =
+  | { kind: 'sqlite'; /** database file, created with its directory when missing */ path: string }
+  | { kind: 'postgres'; /** postgres://user:password@host:port/database */ url: string; maxConnections?: number };
+
+export type MetastoreDialect = MetastoreConfig['kind'];
+
+export class Metastore {
+  readonly indexes: IndexRepository;
+  readonly segments: SegmentRepository;
+  readonly aliases: AliasRepository;
+  readonly templates: TemplateRepository;
+  readonly kv: KvRepository;
+
+  constructor(
+    private readonly db: Kysely<MetastoreSchema>,
+    readonly dialect: MetastoreDialect,
+  ) {
+    this.indexes = new IndexRepository(db);
+    this.segments = new SegmentRepository(db);
+    this.aliases = new AliasRepository(db);
+    this.templates = new TemplateRepository(db);
+    this.kv = new KvRepository(db);
+  }
+
+  /** Resolves when the database answers a trivial query (health checks). */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
+
+/** Opens the metastore and brings its schema to the latest migration. */
+export async function openMetastore(config: MetastoreConfig): Promise<Metastore> {
+  const db = config.kind === 'sqlite' ? sqliteDb(config.path) : postgresDb(config.url, config.maxConnections ?? 10);
+  try {
+    await migrateToLatest(db as Kysely<unknown>);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return new Metastore(db, config.kind);
+}
+
+function sqliteDb(path: string): Kysely<MetastoreSchema> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path);
+  try {
+    database.pragma('journal_mode = WAL');
+    // FULL, not NORMAL: a segment commit is followed by truncating the write-ahead log, so a
+    // commit lost to a power cut after that would lose acknowledged documents
+    database.pragma('synchronous = FULL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('foreign_keys = ON');
+  } catch (err) {
+    database.close();
+    throw err;
+  }
+  return new Kysely<MetastoreSchema>({ dialect: new SqliteDialect({ database }) });
+}
+
+function postgresDb(url: string, maxConnections: number): Kysely<MetastoreSchema> {
+  // bigint columns (int8) hold epoch milliseconds and counts: read them as numbers, refusing any
+  // that a number cannot hold exactly; the override is per pool, not process-wide
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
+    const n = Number(text);
+    if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${text} does not fit a javascript number`);
+    return n;
+  });
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections, types });
+  // an idle connection dropped by the server emits 'error'; the next query reports the failure
+  pool.on('error', () => undefined);
+  return new Kysely<MetastoreSchema>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,23 @@
+/**
+ * Schema migrations, in code, one list for both dialects. Each file holds one step; a new step
+ * is a new file added at the end of MIGRATIONS under a name that sorts after the others. Steps
+ * never change once released: a database remembers which ones ran.
+ */
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import { initial } from './0001-initial.js';
+
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+};
+
+/** Runs every step not yet applied; concurrent callers are serialized by Kysely's migration lock. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...MIGRATIONS }) } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(failed ? `metastore migration ${failed} failed: ${why}` : `metastore migration failed: ${why}`, { cause: error });
+  }
+  return (results ?? []).map((r) => r.migrationName);
+}

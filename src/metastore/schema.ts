@@ -1,0 +1,65 @@
+/**
+ * Row shapes of the metastore tables as the database holds them (snake_case, JSON as text,
+ * booleans as 0/1 integers) so that one schema reads the same on SQLite and PostgreSQL.
+ * Repositories convert rows to the camelCase records of the public API.
+ */
+
+export interface IndexesTable {
+  name: string;
+  uuid: string;
+  created_at_ms: number;
+  /** JSON object */
+  settings: string;
+  /** JSON object */
+  mappings: string;
+  /** bumped by every change to the index's segments; the update also locks the index row */
+  segments_generation: number;
+}
+
+export interface SegmentsTable {
+  id: string;
+  index_name: string;
+  level: number;
+  path: string;
+  num_docs: number;
+  min_ts: number;
+  max_ts: number;
+  max_lid: number;
+  size_bytes: number;
+  created_at_ms: number;
+  /** null while the segment is live; set when it was replaced or its index deleted */
+  deleted_at_ms: number | null;
+}
+
+export interface AliasesTable {
+  alias: string;
+  index_name: string;
+  /** 1, 0, or null when not set */
+  is_write_index: number | null;
+  /** JSON query object or null */
+  filter: string | null;
+  routing: string | null;
+}
+
+export interface TemplatesTable {
+  name: string;
+  /** JSON array of index name patterns */
+  index_patterns: string;
+  template_order: number;
+  /** JSON object: the template as submitted (settings, mappings, aliases, version) */
+  body: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  /** JSON value */
+  value: string;
+}
+
+export interface MetastoreSchema {
+  indexes: IndexesTable;
+  segments: SegmentsTable;
+  aliases: AliasesTable;
+  templates: TemplatesTable;
+  settings: SettingsTable;
+}
