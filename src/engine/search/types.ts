@@ -62,4 +62,13 @@ export interface SearchResult {
   hits: SearchHit[];
   /** true when terminate_after cut the collection short */
   terminatedEarly: boolean;
+  /** how the segments were visited */
+  stats?: SearchStats;
+}
+
+export interface SearchStats {
+  /** segments planned and evaluated */
+  segmentsSearched: number;
+  /** segments ruled out by their `_ts` range (or empty) without reading any column */
+  segmentsSkipped: number;
 }

@@ -1,0 +1,223 @@
+/**
+ * Search over a list of segments: per segment plan, evaluate, count and collect the top hits;
+ * then merge the per-segment tops, cut the requested page and fetch only its sources.
+ */
+import { BadRequestError } from '../../common/errors.js';
+import type { Query } from '../../query/index.js';
+import { Deadline } from './deadline.js';
+import { docOrderDirection } from './doc-order.js';
+import { EvalContext, evaluate } from './evaluate.js';
+import { planQuery } from './plan.js';
+import type { PlanNode } from './plan-node.js';
+import { scoreDocs } from './score.js';
+import {
+  SEGMENT_STRIDE,
+  SegmentSort,
+  compareSortValues,
+  effectiveSort,
+  type EffectiveSortKey,
+  type SortValue,
+} from './sort-keys.js';
+import { requiredTsInterval, segmentCanMatch, type TsInterval } from './time-pruning.js';
+import { topK, topKInDocOrder } from './top-k.js';
+import type { SearchHit, SearchRequest, SearchResult, SearchTarget } from './types.js';
+
+export interface MatchOptions {
+  /** `now` for date math, epoch ms; defaults to Date.now() */
+  nowMs?: number;
+  /** absolute time after which the work stops with QueryTimeoutError */
+  deadlineMs?: number;
+  /** count at most this many matches per segment */
+  terminateAfter?: number;
+}
+
+export interface CountResult {
+  count: number;
+  terminatedEarly: boolean;
+  /** segments whose time range ruled them out without reading them */
+  segmentsSkipped: number;
+}
+
+/** One segment's part of a search: its visible docs, fixed before any work starts. */
+interface Bound {
+  target: SearchTarget;
+  order: number;
+  limit: number;
+}
+
+interface Candidate {
+  bound: Bound;
+  doc: number;
+  score: number;
+  values: SortValue[];
+}
+
+function snapshot(targets: readonly SearchTarget[]): Bound[] {
+  return targets.map((target, order) => {
+    const numDocs = target.segment.numDocs;
+    const limit = Math.max(0, Math.min(target.docLimit ?? numDocs, numDocs));
+    return { target, order, limit };
+  });
+}
+
+/** Plans and evaluates the query in one segment; null when the segment is ruled out unread. */
+function matchIn(
+  bound: Bound,
+  query: Query,
+  interval: TsInterval,
+  nowMs: number,
+  deadline: Deadline,
+): { node: PlanNode; docs: Uint32Array; ctx: EvalContext } | null {
+  const { target, limit } = bound;
+  if (limit === 0 || !segmentCanMatch(target.segment, interval)) return null;
+  const node = planQuery({ segment: target.segment, limit, index: target.index, nowMs, deadline }, query);
+  const ctx = new EvalContext(limit, deadline);
+  return { node, docs: evaluate(node, null, ctx), ctx };
+}
+
+function validateRequest(request: SearchRequest, keys: readonly EffectiveSortKey[]): void {
+  if (!Number.isInteger(request.from) || request.from < 0) {
+    throw new BadRequestError(`[from] parameter cannot be negative, found [${request.from}]`);
+  }
+  if (!Number.isInteger(request.size) || request.size < 0) {
+    throw new BadRequestError(`[size] parameter cannot be negative, found [${request.size}]`);
+  }
+  if (request.searchAfter !== undefined) {
+    if (request.searchAfter.length !== keys.length) {
+      throw new BadRequestError(
+        `search_after has ${request.searchAfter.length} value(s) but sort has ${keys.length}`,
+      );
+    }
+    if (request.from > 0) {
+      throw new BadRequestError('[from] parameter must be set to 0 when [search_after] is used');
+    }
+  }
+}
+
+function compareCandidates(a: Candidate, b: Candidate, keys: readonly EffectiveSortKey[]): number {
+  for (let k = 0; k < keys.length; k++) {
+    const c = compareSortValues(a.values[k]!, b.values[k]!, keys[k]!);
+    if (c !== 0) return c;
+  }
+  const pa = a.bound.order * SEGMENT_STRIDE + a.doc;
+  const pb = b.bound.order * SEGMENT_STRIDE + b.doc;
+  if (pa === pb) return 0;
+  const c = pa < pb ? -1 : 1;
+  return keys[0]?.order === 'desc' ? -c : c;
+}
+
+function totalOf(count: number, track: boolean | number): { total: number; totalRelation: 'eq' | 'gte' } {
+  if (typeof track === 'number' && count > track) return { total: Math.max(0, track), totalRelation: 'gte' };
+  return { total: count, totalRelation: 'eq' };
+}
+
+/** Runs a search over the targets (segments in a stable order: ties go by that order). */
+export function executeSearch(targets: readonly SearchTarget[], request: SearchRequest): SearchResult {
+  const keys = effectiveSort(request.sort);
+  validateRequest(request, keys);
+  const nowMs = request.nowMs ?? Date.now();
+  const deadline = new Deadline(request.deadlineMs);
+  const scoring = keys.some((k) => k.field === '_score');
+  const interval = requiredTsInterval(request.query, nowMs);
+  const k = request.from + request.size;
+  const bounds = snapshot(targets);
+
+  let count = 0;
+  let terminatedEarly = false;
+  let maxScore = -Infinity;
+  let skipped = 0;
+  const candidates: Candidate[] = [];
+
+  for (const bound of bounds) {
+    deadline.check();
+    const matched = matchIn(bound, request.query, interval, nowMs, deadline);
+    if (matched === null) {
+      skipped++;
+      continue;
+    }
+    let docs = matched.docs;
+    if (request.terminateAfter !== undefined && request.terminateAfter > 0 && docs.length > request.terminateAfter) {
+      docs = docs.subarray(0, request.terminateAfter);
+      terminatedEarly = true;
+    }
+    count += docs.length;
+    if (docs.length === 0) continue;
+    const scores = scoring ? scoreDocs(matched.node, docs, matched.ctx) : null;
+    if (scores !== null) for (let i = 0; i < scores.length; i++) if (scores[i]! > maxScore) maxScore = scores[i]!;
+    if (k === 0) continue;
+
+    const sort = new SegmentSort(keys, bound.target.segment, bound.order, docs, scores);
+    const after = request.searchAfter === undefined ? null : sort.afterValues(request.searchAfter);
+    const direction = scoring ? null : docOrderDirection(keys, bound.target.segment, bound.limit);
+    const best =
+      direction === null
+        ? topK(sort, docs.length, k, after, deadline)
+        : topKInDocOrder(sort, docs.length, k, after, direction === 'asc');
+    for (let j = 0; j < best.length; j++) {
+      const i = best[j]!;
+      candidates.push({ bound, doc: docs[i]!, score: scores === null ? 0 : scores[i]!, values: sort.sortValues(i) });
+    }
+  }
+
+  deadline.check();
+  candidates.sort((a, b) => compareCandidates(a, b, keys));
+  const page = candidates.slice(request.from, k);
+  const hits: SearchHit[] = page.map((c) => {
+    const segment = c.bound.target.segment;
+    return {
+      index: c.bound.target.index,
+      id: segment.ids()[c.doc]!.toString(),
+      source: segment.source(c.doc),
+      score: scoring ? c.score : null,
+      sortValues: c.values,
+    };
+  });
+
+  return {
+    ...totalOf(count, request.trackTotalHits),
+    maxScore: scoring && count > 0 ? maxScore : null,
+    hits,
+    terminatedEarly,
+    stats: { segmentsSearched: bounds.length - skipped, segmentsSkipped: skipped },
+  };
+}
+
+/** Counts matching docs (`_count`): no sorting, no scoring, no sources. */
+export function countMatches(targets: readonly SearchTarget[], query: Query, opts: MatchOptions = {}): CountResult {
+  const nowMs = opts.nowMs ?? Date.now();
+  const deadline = new Deadline(opts.deadlineMs);
+  const interval = requiredTsInterval(query, nowMs);
+  let count = 0;
+  let terminatedEarly = false;
+  let skipped = 0;
+  for (const bound of snapshot(targets)) {
+    deadline.check();
+    const matched = matchIn(bound, query, interval, nowMs, deadline);
+    if (matched === null) {
+      skipped++;
+      continue;
+    }
+    let n = matched.docs.length;
+    if (opts.terminateAfter !== undefined && opts.terminateAfter > 0 && n > opts.terminateAfter) {
+      n = opts.terminateAfter;
+      terminatedEarly = true;
+    }
+    count += n;
+  }
+  return { count, terminatedEarly, segmentsSkipped: skipped };
+}
+
+/**
+ * The sorted ids of the docs matching `query` in one segment (below its docLimit), for callers
+ * that work on match sets (aggregations). Empty when the segment's time range rules it out.
+ */
+export function matchSegment(target: SearchTarget, query: Query, opts: MatchOptions = {}): Uint32Array {
+  const nowMs = opts.nowMs ?? Date.now();
+  const deadline = new Deadline(opts.deadlineMs);
+  const [bound] = snapshot([target]);
+  const matched = matchIn(bound!, query, requiredTsInterval(query, nowMs), nowMs, deadline);
+  if (matched === null) return new Uint32Array(0);
+  const docs = matched.docs;
+  const cap = opts.terminateAfter;
+  return cap !== undefined && cap > 0 && docs.length > cap ? docs.subarray(0, cap) : docs;
+}
