@@ -90,6 +90,10 @@ function anyOf(nodes: PlanNode[], boost: number): PlanNode {
   return { op: 'bool', must: [], filter: [], should: live, mustNot: [], minimumShouldMatch: 1, boost };
 }
 
+function lenientIf(leaf: Leaf, lenient: boolean | undefined): Leaf {
+  return lenient === true && !leaf.lenient ? { ...leaf, lenient: true } : leaf;
+}
+
 function rejectOrNone(leaf: Leaf, error: BadRequestError): PlanNode {
   if (leaf.lenient) return NONE;
   throw error;
@@ -109,10 +113,10 @@ function termsUnion(ctx: PlanContext, field: string, terms: readonly string[], b
   return lists.length === 0 ? NONE : { op: 'union', lists, boost };
 }
 
-function existsNode(ctx: PlanContext, field: string, kind: FieldKind): PlanNode {
-  if (kind === '_ts' || kind === '_lid' || kind === '_id' || kind === '_index') return { op: 'all', boost: 1 };
+function existsNode(ctx: PlanContext, field: string, kind: FieldKind, boost = 1): PlanNode {
+  if (kind === '_ts' || kind === '_lid' || kind === '_id' || kind === '_index') return { op: 'all', boost };
   const docs = clip(ctx.segment.exists(field), ctx.limit);
-  return docs.length === 0 ? NONE : { op: 'union', lists: [docs], boost: 1 };
+  return docs.length === 0 ? NONE : { op: 'union', lists: [docs], boost };
 }
 
 function columnRange(
@@ -221,7 +225,7 @@ function exactValue(leaf: Leaf, value: RawValue, caseInsensitive: boolean, boost
 function planMatch(ctx: PlanContext, q: MatchQuery): PlanNode {
   const boost = q.boost ?? 1;
   return onField(ctx, q.field, (leaf) => {
-    if (leaf.kind !== 'text') return exactValue({ ...leaf, lenient: true }, q.text, false, boost);
+    if (leaf.kind !== 'text') return exactValue(lenientIf(leaf, q.lenient), q.text, false, boost);
     const tokens = tokenize(q.text);
     if (tokens.length === 0) return NONE;
     const weightOf = new Map<string, number>();
@@ -250,7 +254,7 @@ function positionsOf(ctx: PlanContext, field: string, terms: readonly string[]):
 function planPhrase(ctx: PlanContext, q: PhraseQuery): PlanNode {
   const boost = q.boost ?? 1;
   return onField(ctx, q.field, (leaf) => {
-    if (leaf.kind !== 'text') return exactValue({ ...leaf, lenient: true }, q.text, false, boost);
+    if (leaf.kind !== 'text') return exactValue(lenientIf(leaf, q.lenient), q.text, false, boost);
     const tokens = tokenize(q.text);
     if (tokens.length === 0) return NONE;
     if (tokens.length === 1) return termsUnion(ctx, leaf.field, tokens, boost);
@@ -273,7 +277,7 @@ function planPhrasePrefix(ctx: PlanContext, q: PhrasePrefixQuery): PlanNode {
       const terms = expandTerms(ctx.segment, field, { prefix: q.text, limit, what: 'match_phrase_prefix', deadline: ctx.deadline });
       return termsUnion(ctx, field, terms, boost);
     }
-    if (kind !== 'text') return exactValue({ ...leaf, lenient: true }, q.text, false, boost);
+    if (kind !== 'text') return exactValue(lenientIf(leaf, q.lenient), q.text, false, boost);
     const tokens = tokenize(q.text);
     const last = tokens.pop();
     if (last === undefined) return NONE;
@@ -335,7 +339,8 @@ function planRange(ctx: PlanContext, q: RangeQuery): PlanNode {
   const lowerInclusive = q.gt === undefined;
   const upper = q.lt ?? q.lte;
   const upperInclusive = q.lt === undefined;
-  return onField(ctx, q.field, (leaf) => {
+  return onField(ctx, q.field, (bare) => {
+    const leaf = lenientIf(bare, q.lenient);
     const { field, kind } = leaf;
     switch (kind) {
       case 'long':
@@ -388,7 +393,7 @@ function planRange(ctx: PlanContext, q: RangeQuery): PlanNode {
 }
 
 function planExists(ctx: PlanContext, q: ExistsQuery): PlanNode {
-  return onField(ctx, q.field, (leaf) => existsNode(ctx, leaf.field, leaf.kind));
+  return onField(ctx, q.field, (leaf) => existsNode(ctx, leaf.field, leaf.kind, q.boost ?? 1));
 }
 
 function planPrefix(ctx: PlanContext, q: PrefixQuery): PlanNode {
@@ -402,7 +407,7 @@ function planPrefix(ctx: PlanContext, q: PrefixQuery): PlanNode {
     }
     if (kind !== 'text' && kind !== 'keyword' && kind !== 'boolean') return NONE;
     const prefix = kind === 'text' ? q.prefix.toLowerCase() : q.prefix;
-    if (prefix === '') return existsNode(ctx, field, kind);
+    if (prefix === '') return existsNode(ctx, field, kind, boost);
     const lower = prefix.toLowerCase();
     const terms =
       ci && kind !== 'text'
@@ -426,7 +431,7 @@ function planPattern(
   const ci = q.caseInsensitive === true;
   return onField(ctx, q.field, (leaf) => {
     const { field, kind } = leaf;
-    if (q.kind === 'wildcard' && isMatchAllWildcard(q.pattern)) return existsNode(ctx, field, kind);
+    if (q.kind === 'wildcard' && isMatchAllWildcard(q.pattern)) return existsNode(ctx, field, kind, boost);
     if (kind === '_index') return compile(q.pattern, ci).regex.test(ctx.index) ? { op: 'all', boost } : NONE;
     if (kind !== 'text' && kind !== 'keyword' && kind !== 'boolean') {
       if (q.kind === 'wildcard') return NONE;
@@ -496,7 +501,7 @@ export function planQuery(ctx: PlanContext, query: Query): PlanNode {
     case 'regexp':
       return planPattern(ctx, query, compileLuceneRegexp);
     case 'ids':
-      return idsNode(ctx, query.values, 1);
+      return idsNode(ctx, query.values, query.boost ?? 1);
     case 'bool':
       return planBool(ctx, query);
     case 'constant_score': {
