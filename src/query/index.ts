@@ -3,3 +3,7 @@
  * Query DSL (`query` bodies). Pure parsing: nothing here imports the engine or HTTP.
  */
 export * from './ast.js';
+export { parseQueryString, type QueryStringOptions } from './query-string/index.js';
+export { parseQueryDsl } from './dsl/index.js';
+export { parseSimpleQueryString, type SimpleQueryStringOptions } from './simple-query-string/index.js';
+export { queryToString } from './to-string.js';
