@@ -39,3 +39,18 @@ export {
   permittedIndices,
   bulkItemForbidden,
 } from './index-access.js';
+export { RecordConflictError } from './records.js';
+export type {
+  RbacRepository,
+  StoredRole,
+  StoredApiKey,
+  StoredRoleMapping,
+  RoleContent,
+  NewStoredRole,
+  NewStoredApiKey,
+  NewStoredRoleMapping,
+} from './records.js';
+export { parseRoleInput, parseApiKeyInput, parseRoleMappingInput, parseRecordId } from './record-validation.js';
+export type { RoleInput, ApiKeyInput, RoleMappingInput } from './record-validation.js';
+export { RbacService } from './rbac-service.js';
+export type { RoleView, ApiKeyView, RoleMappingView, RbacServiceOptions } from './rbac-service.js';
