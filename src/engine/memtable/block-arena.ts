@@ -1,94 +1,132 @@
 /**
- * Many small growable Uint32 lists (one per term) packed in one big Uint32Array, so a rare term
- * costs a few bytes instead of a typed-array object. A full block moves to the top of the arena
- * with twice its capacity; when the arena is full it is copied, live blocks only, into a new one
- * twice the live size. Nothing already written is ever overwritten or reused, so a view returned
- * by `view()` stays valid (it keeps the old arena alive) while writes go on.
+ * Many growable Uint32 lists (one per term) packed in one big Uint32Array, so a rare term costs
+ * a few bytes instead of a typed-array object. The arena keeps only where each block starts; the
+ * owner knows each block's length, and a block's capacity follows from it (the next power of two,
+ * at least `minCapacity`). A full block moves to the top of the arena with twice the room; when
+ * the arena is full, its live blocks are copied into a new one half again their size. A block
+ * past `BIG_BLOCK` elements gets a Uint32Array of its own growing by a quarter, so the few long lists
+ * (frequent terms) neither churn nor bloat the arena.
+ *
+ * Nothing already written is ever overwritten or reused: a view stays valid (it keeps the old
+ * array alive) while writes go on.
  */
 
 const MIN_ARENA = 1 << 14;
+/** capacity from which a block gets its own array (a power of two) */
+const BIG_BLOCK = 2048;
+/** `starts` marker of a block held in `big` */
+const OWN_ARRAY = 0xffffffff;
 
 export class BlockArena {
-  private data: Uint32Array;
+  private data = new Uint32Array(MIN_ARENA);
   private top = 0;
-  private starts: Uint32Array;
-  private lens: Uint32Array;
-  private caps: Uint32Array;
+  private starts = new Uint32Array(256);
   private blocks = 0;
-  /** sum of block capacities: what a compaction keeps */
+  /** sum of capacities of the blocks in the arena: what a compaction keeps */
   private liveCap = 0;
+  private readonly big = new Map<number, Uint32Array>();
+  private bigBytes = 0;
 
-  constructor(initialElements = MIN_ARENA) {
-    this.data = new Uint32Array(Math.max(initialElements, 64));
-    this.starts = new Uint32Array(64);
-    this.lens = new Uint32Array(64);
-    this.caps = new Uint32Array(64);
-  }
+  constructor(
+    private readonly minCapacity: number,
+    /** current length of a block, as its owner counts it */
+    private readonly lengthOf: (block: number) => number,
+  ) {}
 
-  get blockCount(): number {
-    return this.blocks;
-  }
-
-  /** bytes held by the arena and its block table */
+  /** bytes held by the arena, its table and its own-array blocks */
   get byteSize(): number {
-    return this.data.byteLength + this.starts.byteLength * 3;
+    return this.data.byteLength + this.starts.byteLength + this.bigBytes;
   }
 
-  newBlock(capacity: number): number {
+  /** Adds an empty block; block ids are dense from 0. */
+  newBlock(): number {
     const b = this.blocks;
-    if (b === this.starts.length) this.growTable();
+    if (b === this.starts.length) {
+      const starts = new Uint32Array(b + (b >> 1));
+      starts.set(this.starts);
+      this.starts = starts;
+    }
     this.blocks++;
-    this.caps[b] = 0;
-    this.lens[b] = 0;
-    this.starts[b] = this.alloc(capacity);
-    this.caps[b] = capacity;
-    this.liveCap += capacity;
+    this.starts[b] = this.alloc(this.minCapacity);
+    this.liveCap += this.minCapacity;
     return b;
   }
 
-  push(b: number, value: number): void {
-    const len = this.lens[b]!;
-    if (len === this.caps[b]!) this.growBlock(b);
-    this.data[this.starts[b]! + len] = value;
-    this.lens[b] = len + 1;
+  /** Appends `value` to block `b`, which holds `len` elements. */
+  push(b: number, len: number, value: number): void {
+    let start = this.starts[b]!;
+    if (start === OWN_ARRAY) {
+      let own = this.big.get(b)!;
+      if (len === own.length) own = this.growOwn(b, own);
+      own[len] = value;
+      return;
+    }
+    if (len >= this.minCapacity && (len & (len - 1)) === 0) {
+      start = this.growBlock(b, len);
+      if (start === OWN_ARRAY) {
+        this.big.get(b)![len] = value;
+        return;
+      }
+    }
+    this.data[start + len] = value;
   }
 
-  length(b: number): number {
-    return this.lens[b]!;
-  }
-
-  last(b: number): number {
-    return this.data[this.starts[b]! + this.lens[b]! - 1]!;
-  }
-
-  /** Overwrites the last element; only for an element written since the last view was taken. */
-  setLast(b: number, value: number): void {
-    this.data[this.starts[b]! + this.lens[b]! - 1] = value;
-  }
-
-  view(b: number): Uint32Array {
+  get(b: number, index: number): number {
     const start = this.starts[b]!;
-    return this.data.subarray(start, start + this.lens[b]!);
+    return start === OWN_ARRAY ? this.big.get(b)![index]! : this.data[start + index]!;
   }
 
-  private growBlock(b: number): void {
-    const cap = this.caps[b]!;
-    const next = cap < 4 ? 4 : cap < 1 << 16 ? cap * 2 : cap + (cap >> 1);
+  /** Overwrites one element; only for an element written since the last view was taken. */
+  set(b: number, index: number, value: number): void {
     const start = this.starts[b]!;
-    if (start + cap === this.top && start + next <= this.data.length) {
+    if (start === OWN_ARRAY) this.big.get(b)![index] = value;
+    else this.data[start + index] = value;
+  }
+
+  view(b: number, len: number): Uint32Array {
+    const start = this.starts[b]!;
+    if (start === OWN_ARRAY) return this.big.get(b)!.subarray(0, len);
+    return this.data.subarray(start, start + len);
+  }
+
+  private capacity(len: number): number {
+    return len <= this.minCapacity ? this.minCapacity : 2 ** (32 - Math.clz32(len - 1));
+  }
+
+  /** Gives full block `b` (holding `len`, its capacity) twice the room; returns its new start. */
+  private growBlock(b: number, len: number): number {
+    const start = this.starts[b]!;
+    const next = len * 2;
+    if (next > BIG_BLOCK) {
+      const own = new Uint32Array(next);
+      own.set(this.data.subarray(start, start + len));
+      this.big.set(b, own);
+      this.bigBytes += own.byteLength;
+      this.starts[b] = OWN_ARRAY;
+      this.liveCap -= len;
+      return OWN_ARRAY;
+    }
+    this.liveCap += next - len;
+    if (start + len === this.top && start + next <= this.data.length) {
       // the block is the last one allocated: extend it where it is
       this.top = start + next;
-    } else {
-      const moved = this.alloc(next);
-      const from = this.starts[b]!;
-      const len = this.lens[b]!;
-      const data = this.data;
-      if (len < 32) for (let i = 0; i < len; i++) data[moved + i] = data[from + i]!;
-      else data.copyWithin(moved, from, from + len);
-      this.starts[b] = moved;
+      return start;
     }
-    this.caps[b] = next;
-    this.liveCap += next - cap;
+    const moved = this.alloc(next);
+    const from = this.starts[b]!;
+    const data = this.data;
+    if (len < 32) for (let i = 0; i < len; i++) data[moved + i] = data[from + i]!;
+    else data.copyWithin(moved, from, from + len);
+    this.starts[b] = moved;
+    return moved;
+  }
+
+  private growOwn(b: number, own: Uint32Array): Uint32Array {
+    const grown = new Uint32Array(own.length + (own.length >> 2));
+    grown.set(own);
+    this.big.set(b, grown);
+    this.bigBytes += grown.byteLength - own.byteLength;
+    return grown;
   }
 
   /** Reserves `size` elements at the top, compacting into a new arena when full. */
@@ -101,31 +139,20 @@ export class BlockArena {
 
   private compact(extra: number): void {
     const old = this.data;
-    const capacity = Math.max(MIN_ARENA, 2 * (this.liveCap + extra));
-    const next = new Uint32Array(capacity);
+    // liveCap already counts a block being grown at its new size: room enough for the move
+    const next = new Uint32Array(Math.max(MIN_ARENA, Math.ceil(1.5 * (this.liveCap + extra))));
+    const starts = this.starts;
     let top = 0;
-    const { starts, lens, caps } = this;
     for (let b = 0; b < this.blocks; b++) {
       const from = starts[b]!;
-      const len = lens[b]!;
+      if (from === OWN_ARRAY) continue;
+      const len = this.lengthOf(b);
       if (len < 32) for (let i = 0; i < len; i++) next[top + i] = old[from + i]!;
       else next.set(old.subarray(from, from + len), top);
       starts[b] = top;
-      top += caps[b]!;
+      top += this.capacity(len);
     }
     this.data = next;
     this.top = top;
-  }
-
-  private growTable(): void {
-    const size = this.starts.length * 2;
-    const grow = (a: Uint32Array): Uint32Array => {
-      const n = new Uint32Array(size);
-      n.set(a);
-      return n;
-    };
-    this.starts = grow(this.starts);
-    this.lens = grow(this.lens);
-    this.caps = grow(this.caps);
   }
 }

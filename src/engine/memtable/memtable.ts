@@ -8,7 +8,7 @@ import type { IndexedDocument } from '../document/index.js';
 import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { FieldData } from './field-data.js';
 import { BigU64List, F64List } from './growable.js';
-import { PostingsStore } from './postings-store.js';
+import { PlainPostings, PositionalPostings } from './postings-store.js';
 
 /** Positions skipped between the values of a multi-valued text field, so phrases do not span them. */
 export const POSITION_GAP = 100;
@@ -30,7 +30,8 @@ export class Memtable implements SegmentReader {
   private readonly fieldMap = new Map<string, FieldData>();
   private readonly fieldList: FieldData[] = [];
   private fieldInfos: FieldInfo[] | null = null;
-  private readonly postingsStore = new PostingsStore();
+  private readonly textPostings = new PositionalPostings();
+  private readonly plainPostings = new PlainPostings();
   private readonly idList = new BigU64List(1024);
   private readonly tsList = new F64List(1024);
   private readonly lidList = new F64List(1024);
@@ -49,7 +50,7 @@ export class Memtable implements SegmentReader {
    * strings at one byte per code unit (two for non-Latin-1) plus object headers.
    */
   get approxBytes(): number {
-    let bytes = this.postingsStore.byteSize + this.sourceBytes + this.termBytes;
+    let bytes = this.textPostings.byteSize + this.plainPostings.byteSize + this.sourceBytes + this.termBytes;
     bytes += this.idList.data.byteLength + this.tsList.data.byteLength + this.lidList.data.byteLength;
     for (const f of this.fieldList) bytes += f.byteSize;
     return bytes;
@@ -111,18 +112,24 @@ export class Memtable implements SegmentReader {
   }
 
   docFreq(field: string, term: string): number {
-    const t = this.termId(field, term);
-    return t < 0 ? 0 : this.postingsStore.docFreq(t);
+    const f = this.fieldMap.get(field);
+    const t = f === undefined ? -1 : f.termId(term);
+    if (t < 0) return 0;
+    return f!.type === 'text' ? this.textPostings.docFreq(t) : this.plainPostings.docFreq(t);
   }
 
   postings(field: string, term: string): Uint32Array | null {
-    const t = this.termId(field, term);
-    return t < 0 ? null : this.postingsStore.postings(t);
+    const f = this.fieldMap.get(field);
+    const t = f === undefined ? -1 : f.termId(term);
+    if (t < 0) return null;
+    return f!.type === 'text' ? this.textPostings.postings(t) : this.plainPostings.postings(t);
   }
 
   positions(field: string, term: string): PositionPostings | null {
-    const t = this.termId(field, term);
-    return t < 0 ? null : this.postingsStore.positionPostings(t);
+    const f = this.fieldMap.get(field);
+    if (f === undefined || f.type !== 'text') return null;
+    const t = f.termId(term);
+    return t < 0 ? null : this.textPostings.positionPostings(t);
   }
 
   numeric(field: string): Float64Array | null {
@@ -152,11 +159,6 @@ export class Memtable implements SegmentReader {
     return s;
   }
 
-  private termId(field: string, term: string): number {
-    const f = this.fieldMap.get(field);
-    return f === undefined ? -1 : f.termId(term);
-  }
-
   private field(name: string, type: FieldType): FieldData {
     let f = this.fieldMap.get(name);
     if (f === undefined) {
@@ -179,17 +181,17 @@ export class Memtable implements SegmentReader {
   }
 
   /** Index of `term` in field `f`, registered with a new term id when first seen. */
-  private internTerm(f: FieldData, term: string, withPositions: boolean): number {
+  private internTerm(f: FieldData, term: string): number {
     const index = f.termIndex!.get(term);
     if (index !== undefined) return index;
     const own = ownString(term);
     this.termBytes += stringBytes(own) + 48;
-    return f.addTerm(own, this.postingsStore.newTerm(withPositions));
+    return f.addTerm(own, f.type === 'text' ? this.textPostings.newTerm() : this.plainPostings.newTerm());
   }
 
   private addText(f: FieldData, d: number, values: ReadonlyArray<string | number | boolean>): void {
     this.markExists(f, d);
-    const store = this.postingsStore;
+    const store = this.textPostings;
     const index = f.termIndex!;
     const termIds = f.termIds!;
     let base = 0;
@@ -198,7 +200,7 @@ export class Memtable implements SegmentReader {
       for (let p = 0; p < tokens.length; p++) {
         const token = tokens[p]!;
         let ti = index.get(token);
-        if (ti === undefined) ti = this.internTerm(f, token, true);
+        if (ti === undefined) ti = this.internTerm(f, token);
         store.addPosition(termIds.data[ti]!, d, base + p);
       }
       base += tokens.length + POSITION_GAP;
@@ -208,8 +210,8 @@ export class Memtable implements SegmentReader {
   private addKeyword(f: FieldData, d: number, values: ReadonlyArray<string | number | boolean>): void {
     const first = this.markExists(f, d);
     for (let v = 0; v < values.length; v++) {
-      const ti = this.internTerm(f, String(values[v]), false);
-      this.postingsStore.addDoc(f.termIds!.data[ti]!, d);
+      const ti = this.internTerm(f, String(values[v]));
+      this.plainPostings.addDoc(f.termIds!.data[ti]!, d);
       if (first && v === 0) f.firstTerm!.push(ti);
     }
   }
@@ -218,8 +220,8 @@ export class Memtable implements SegmentReader {
     const first = this.markExists(f, d);
     for (let v = 0; v < values.length; v++) {
       const b = values[v] === true || values[v] === 'true';
-      const ti = this.internTerm(f, b ? 'true' : 'false', false);
-      this.postingsStore.addDoc(f.termIds!.data[ti]!, d);
+      const ti = this.internTerm(f, b ? 'true' : 'false');
+      this.plainPostings.addDoc(f.termIds!.data[ti]!, d);
       if (first && v === 0) f.values!.push(b ? 1 : 0);
     }
   }

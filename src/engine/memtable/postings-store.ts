@@ -1,90 +1,106 @@
 /**
- * Postings of every term of a memtable, addressed by term id. Each term owns a block of doc ids;
- * a positional (text) term also owns a block of positions and a block of offsets into it
- * (`docFreq + 1` entries, the last one the running end), so `positions()` returns views only.
+ * Postings of the terms of a memtable, addressed by term id. A term owns a block of doc ids in an
+ * arena; a positional (text) term also owns a block of positions and a block of `docFreq + 1`
+ * offsets into it, the last one the running end, so `positions()` returns views only. The only
+ * per-term table besides the arenas' starts is the doc count: the other lengths follow from it.
  */
 import { BlockArena } from './block-arena.js';
 import type { PositionPostings } from '../segment-reader.js';
 
-export class PostingsStore {
-  private readonly docs = new BlockArena();
-  private readonly offsets = new BlockArena();
-  private readonly positions = new BlockArena();
-  private lastDoc = new Int32Array(1024);
-  /** block id in `offsets`/`positions`, -1 for terms without positions */
-  private posBlock = new Int32Array(1024);
+class DocCounts {
+  data = new Uint32Array(256);
+  length = 0;
 
-  get termCount(): number {
-    return this.docs.blockCount;
+  add(): number {
+    if (this.length === this.data.length) {
+      const grown = new Uint32Array(this.length + (this.length >> 1));
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length] = 0;
+    return this.length++;
   }
+}
+
+/** Doc ids per term (keywords, booleans). */
+export class PlainPostings {
+  private readonly counts = new DocCounts();
+  private readonly docs = new BlockArena(1, (t) => this.counts.data[t]!);
 
   get byteSize(): number {
-    return (
-      this.docs.byteSize +
-      this.offsets.byteSize +
-      this.positions.byteSize +
-      this.lastDoc.byteLength +
-      this.posBlock.byteLength
-    );
+    return this.docs.byteSize + this.counts.data.byteLength;
   }
 
-  newTerm(withPositions: boolean): number {
-    const t = this.docs.newBlock(1);
-    if (t === this.lastDoc.length) this.growTermTable();
-    this.lastDoc[t] = -1;
-    if (withPositions) {
-      const pb = this.offsets.newBlock(2);
-      this.positions.newBlock(2);
-      this.offsets.push(pb, 0);
-      this.posBlock[t] = pb;
-    } else {
-      this.posBlock[t] = -1;
-    }
-    return t;
+  newTerm(): number {
+    this.docs.newBlock();
+    return this.counts.add();
   }
 
   /** Records that `doc` holds term `t`; docs arrive in increasing order. */
   addDoc(t: number, doc: number): void {
-    if (this.lastDoc[t] === doc) return;
-    this.lastDoc[t] = doc;
-    this.docs.push(t, doc);
-  }
-
-  /** Records term `t` at position `pos` of `doc`; positions of one doc arrive in increasing order. */
-  addPosition(t: number, doc: number, pos: number): void {
-    const pb = this.posBlock[t]!;
-    this.positions.push(pb, pos);
-    const end = this.positions.length(pb);
-    if (this.lastDoc[t] === doc) {
-      this.offsets.setLast(pb, end);
-    } else {
-      this.lastDoc[t] = doc;
-      this.docs.push(t, doc);
-      this.offsets.push(pb, end);
-    }
+    const df = this.counts.data[t]!;
+    if (df > 0 && this.docs.get(t, df - 1) === doc) return;
+    this.docs.push(t, df, doc);
+    this.counts.data[t] = df + 1;
   }
 
   docFreq(t: number): number {
-    return this.docs.length(t);
+    return this.counts.data[t]!;
   }
 
   postings(t: number): Uint32Array {
-    return this.docs.view(t);
+    return this.docs.view(t, this.counts.data[t]!);
+  }
+}
+
+/** Doc ids, per-doc offsets and positions per term (text). */
+export class PositionalPostings {
+  private readonly counts = new DocCounts();
+  private readonly docs = new BlockArena(1, (t) => this.counts.data[t]!);
+  private readonly offsets = new BlockArena(2, (t) => this.counts.data[t]! + 1);
+  private readonly positions = new BlockArena(1, (t) => this.offsets.get(t, this.counts.data[t]!));
+
+  get byteSize(): number {
+    return this.docs.byteSize + this.offsets.byteSize + this.positions.byteSize + this.counts.data.byteLength;
   }
 
-  positionPostings(t: number): PositionPostings | null {
-    const pb = this.posBlock[t]!;
-    if (pb < 0) return null;
-    return { docs: this.docs.view(t), offsets: this.offsets.view(pb), positions: this.positions.view(pb) };
+  newTerm(): number {
+    this.docs.newBlock();
+    this.offsets.newBlock();
+    this.positions.newBlock();
+    const t = this.counts.add();
+    this.offsets.push(t, 0, 0);
+    return t;
   }
 
-  private growTermTable(): void {
-    const size = this.lastDoc.length * 2;
-    const lastDoc = new Int32Array(size);
-    lastDoc.set(this.lastDoc);
-    this.lastDoc = lastDoc;
-    const posBlock = new Int32Array(size);
-    posBlock.set(this.posBlock);
-    this.posBlock = posBlock;
+  /** Records term `t` at position `pos` of `doc`; docs and positions arrive in increasing order. */
+  addPosition(t: number, doc: number, pos: number): void {
+    const df = this.counts.data[t]!;
+    const end = this.offsets.get(t, df);
+    this.positions.push(t, end, pos);
+    if (df > 0 && this.docs.get(t, df - 1) === doc) {
+      this.offsets.set(t, df, end + 1);
+      return;
+    }
+    this.docs.push(t, df, doc);
+    this.offsets.push(t, df + 1, end + 1);
+    this.counts.data[t] = df + 1;
+  }
+
+  docFreq(t: number): number {
+    return this.counts.data[t]!;
+  }
+
+  postings(t: number): Uint32Array {
+    return this.docs.view(t, this.counts.data[t]!);
+  }
+
+  positionPostings(t: number): PositionPostings {
+    const df = this.counts.data[t]!;
+    return {
+      docs: this.docs.view(t, df),
+      offsets: this.offsets.view(t, df + 1),
+      positions: this.positions.view(t, this.offsets.get(t, df)),
+    };
   }
 }
