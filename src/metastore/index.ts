@@ -10,4 +10,5 @@ export { SegmentRepository, type DeletableSegment, type NewSegment, type Segment
 export { AliasRepository, type AliasAction, type AliasRecord, type AliasSpec } from './aliases.js';
 export { TemplateRepository, type NewTemplate, type TemplateRecord } from './templates.js';
 export { KvRepository } from './kv.js';
+export { RbacStore, BOOTSTRAP_CONSUMED_KEY } from './rbac-store.js';
 export type { JsonObject } from './values.js';

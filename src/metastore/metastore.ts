@@ -11,6 +11,7 @@ import { AliasRepository } from './aliases.js';
 import { IndexRepository } from './indexes.js';
 import { KvRepository } from './kv.js';
 import { migrateToLatest } from './migrations/index.js';
+import { RbacStore } from './rbac-store.js';
 import type { MetastoreSchema } from './schema.js';
 import { SegmentRepository } from './segments.js';
 import { TemplateRepository } from './templates.js';
@@ -27,6 +28,7 @@ export class Metastore {
   readonly aliases: AliasRepository;
   readonly templates: TemplateRepository;
   readonly kv: KvRepository;
+  readonly rbac: RbacStore;
 
   constructor(
     private readonly db: Kysely<MetastoreSchema>,
@@ -37,6 +39,7 @@ export class Metastore {
     this.aliases = new AliasRepository(db);
     this.templates = new TemplateRepository(db);
     this.kv = new KvRepository(db);
+    this.rbac = new RbacStore(db);
   }
 
   /** Resolves when the database answers a trivial query (health checks). */

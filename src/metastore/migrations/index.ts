@@ -5,9 +5,11 @@
  */
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import { initial } from './0001-initial.js';
+import { rbac } from './0002-rbac.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
+  '0002_rbac': rbac,
 };
 
 /** Runs every step not yet applied; concurrent callers are serialized by Kysely's migration lock. */
