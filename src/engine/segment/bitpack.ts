@@ -1,0 +1,196 @@
+/**
+ * The packed u32 stream, the integer encoding behind postings, positions and integer columns.
+ * Values go in blocks of 128; the last, partial block (the tail) is packed byte-wise:
+ *
+ *   u8 code[nFull] · zero padding to a 4-byte boundary (only when nFull > 0) ·
+ *   per full block, u32 words little-endian:
+ *     code 0..32     bit-packed: 4 * code words, value i at bits i*code .. i*code+code-1
+ *     code 129..255  unary: code - 128 words; value i is the number of zero bits before the
+ *                    i-th one bit (cheaper than packing for dense doc-id gaps)
+ *   tail (count % 128 values, when any): u8 width · ceil(tailCount * width / 8) bytes, value i at
+ *   bits i*width.. counting from bit 0 of the first byte
+ *
+ * Alignment is relative to the start of the enclosing blob, which readers load on its own into
+ * a fresh buffer, so the words can be read through a Uint32Array without copying.
+ */
+import os from 'node:os';
+import type { ByteWriter } from './byte-writer.js';
+import { FormatError } from './byte-reader.js';
+
+export const BLOCK_LEN = 128;
+const UNARY = 128;
+
+if (os.endianness() !== 'LE') throw new Error('segment files need a little-endian platform');
+
+const packScratch = new Uint32Array(BLOCK_LEN);
+const packBytes = new Uint8Array(packScratch.buffer);
+
+/** The block code for values[start, start + 128): packed width or unary word count. */
+function blockCode(values: Uint32Array, start: number): number {
+  let acc = 0;
+  let sum = 0;
+  for (let i = start; i < start + BLOCK_LEN; i++) {
+    const v = values[i]!;
+    acc |= v;
+    sum += v;
+  }
+  const width = 32 - Math.clz32(acc);
+  const unaryWords = Math.ceil((sum + BLOCK_LEN) / 32);
+  return unaryWords < width * 4 ? UNARY + unaryWords : width;
+}
+
+function packBlock(values: Uint32Array, base: number, code: number): number {
+  if (code > UNARY) {
+    const nWords = code - UNARY;
+    packScratch.fill(0, 0, nWords);
+    let bit = 0;
+    for (let i = 0; i < BLOCK_LEN; i++) {
+      bit += values[base + i]!;
+      packScratch[bit >>> 5]! |= 1 << (bit & 31);
+      bit++;
+    }
+    return nWords;
+  }
+  const width = code;
+  const nWords = width * 4;
+  packScratch.fill(0, 0, nWords);
+  let bit = 0;
+  for (let i = 0; i < BLOCK_LEN; i++) {
+    const v = values[base + i]!;
+    const idx = bit >>> 5;
+    const sh = bit & 31;
+    packScratch[idx]! |= v << sh;
+    if (sh + width > 32) packScratch[idx + 1]! |= v >>> (32 - sh);
+    bit += width;
+  }
+  return nWords;
+}
+
+/** Appends values[start, start + count) as a packed u32 stream. */
+export function encodeU32Stream(out: ByteWriter, values: Uint32Array, start: number, count: number): void {
+  const nFull = count >>> 7;
+  if (nFull > 0) {
+    const codesAt = out.reserve(nFull);
+    const codes = new Uint8Array(nFull);
+    for (let b = 0; b < nFull; b++) codes[b] = blockCode(values, start + b * BLOCK_LEN);
+    out.raw().set(codes, codesAt);
+    out.align4();
+    for (let b = 0; b < nFull; b++) {
+      const nWords = packBlock(values, start + b * BLOCK_LEN, codes[b]!);
+      if (nWords > 0) out.bytes(packBytes.subarray(0, nWords * 4));
+    }
+  }
+  const tailStart = start + nFull * BLOCK_LEN;
+  const tail = start + count - tailStart;
+  if (tail === 0) return;
+  let acc = 0;
+  for (let i = tailStart; i < start + count; i++) acc |= values[i]!;
+  const width = 32 - Math.clz32(acc);
+  out.u8(width);
+  const nBytes = Math.ceil((tail * width) / 8);
+  const at = out.reserve(nBytes);
+  const bytes = out.raw();
+  bytes.fill(0, at, at + nBytes);
+  let bit = 0;
+  for (let i = tailStart; i < start + count; i++) {
+    let v = values[i]!;
+    let left = width;
+    while (left > 0) {
+      const byte = at + (bit >>> 3);
+      const sh = bit & 7;
+      const take = Math.min(8 - sh, left);
+      bytes[byte]! |= (v & ((1 << take) - 1)) << sh;
+      v = Math.floor(v / 2 ** take);
+      left -= take;
+      bit += take;
+    }
+  }
+}
+
+/**
+ * Decodes `count` values of a packed u32 stream at bytes[pos] into out[outStart...]; returns the
+ * position after the stream. `bytes` must start at the enclosing blob's first byte.
+ */
+export function decodeU32Stream(bytes: Uint8Array, pos: number, count: number, out: Uint32Array, outStart: number): number {
+  const nFull = count >>> 7;
+  let o = outStart;
+  if (nFull > 0) {
+    const codesAt = pos;
+    pos += nFull;
+    pos = (pos + 3) & ~3;
+    let totalWords = 0;
+    for (let b = 0; b < nFull; b++) {
+      const c = bytes[codesAt + b]!;
+      if (c > 32 && c <= UNARY) throw new FormatError(`block code ${c} out of range`);
+      totalWords += c > UNARY ? c - UNARY : c * 4;
+    }
+    if (pos + totalWords * 4 > bytes.length) throw new FormatError('packed block past end of data');
+    const abs = bytes.byteOffset + pos;
+    const words = (abs & 3) === 0
+      ? new Uint32Array(bytes.buffer, abs, totalWords)
+      : new Uint32Array(bytes.slice(pos, pos + totalWords * 4).buffer);
+    let wi = 0;
+    for (let b = 0; b < nFull; b++) {
+      const code = bytes[codesAt + b]!;
+      if (code > UNARY) {
+        const nWords = code - UNARY;
+        let last = -1;
+        let k = 0;
+        for (let w = 0; w < nWords && k < BLOCK_LEN; w++) {
+          let x = words[wi + w]! | 0;
+          const base = w * 32;
+          while (x !== 0 && k < BLOCK_LEN) {
+            const bit = base + 31 - Math.clz32(x & -x);
+            out[o + k++] = bit - last - 1;
+            last = bit;
+            x &= x - 1;
+          }
+        }
+        if (k !== BLOCK_LEN) throw new FormatError('unary block holds too few values');
+        wi += nWords;
+      } else if (code === 0) {
+        out.fill(0, o, o + BLOCK_LEN);
+      } else if (code === 32) {
+        out.set(words.subarray(wi, wi + BLOCK_LEN), o);
+        wi += 128;
+      } else {
+        const width = code;
+        const mask = 0xffffffff >>> (32 - width);
+        let bit = 0;
+        for (let i = 0; i < BLOCK_LEN; i++) {
+          const idx = wi + (bit >>> 5);
+          const sh = bit & 31;
+          let v = words[idx]! >>> sh;
+          if (sh + width > 32) v |= words[idx + 1]! << (32 - sh);
+          out[o + i] = v & mask;
+          bit += width;
+        }
+        wi += width * 4;
+      }
+      o += BLOCK_LEN;
+    }
+    pos += totalWords * 4;
+  }
+  const tail = count - nFull * BLOCK_LEN;
+  if (tail === 0) return pos;
+  if (pos >= bytes.length) throw new FormatError('stream tail past end of data');
+  const width = bytes[pos++]!;
+  if (width > 32) throw new FormatError(`tail width ${width} out of range`);
+  const nBytes = Math.ceil((tail * width) / 8);
+  if (pos + nBytes > bytes.length) throw new FormatError('stream tail past end of data');
+  if (width === 0) {
+    out.fill(0, o, o + tail);
+    return pos;
+  }
+  const scale = 2 ** width;
+  for (let i = 0, bit = 0; i < tail; i++, bit += width) {
+    const first = pos + (bit >>> 3);
+    const sh = bit & 7;
+    const last = pos + ((bit + width - 1) >>> 3);
+    // up to 5 bytes: gather them as a double (exact below 2^53), then cut the value out
+    let v = 0;
+    for (let k = last; k >= first; k--) v = v * 256 + bytes[k]!;
+    out[o + i] = Math.floor(v / 2 ** sh) % scale;
+  }
+  return pos + nBytes;
+}

@@ -1,0 +1,293 @@
+/**
+ * Column blobs: numeric columns, keyword ordinals and the `_id` column. Pure functions over typed
+ * arrays. Layouts (all numbers little-endian, varints LEB128):
+ *
+ * numeric:  u8 kind · u8 flags (bit 0: presence bitmap follows) · u8 scale exponent e ·
+ *           varint presentCount · [bitmap, ceil(numDocs / 8) bytes, bit d set when doc d has a
+ *           value] · values of present docs in doc order, by kind:
+ *             0 EMPTY  nothing (no doc has a value)
+ *             1 RAW    f64 each
+ *             2 FOR    f64 base · packed u32 stream of (v * 10^e - base)
+ *             3 DELTA  f64 first · packed u32 stream of zigzag(v[i] * 10^e - v[i-1] * 10^e)
+ *           for FOR and DELTA the value is the integer divided by 10^e (e in 0..4)
+ * ordinals: u8 flags (bit 0: terms are the field's term dictionary) · varint numTerms ·
+ *           [terms: per term u8 encoding · varint byte length · bytes] ·
+ *           packed u32 stream of (ord + 1) per doc
+ * ids:      u8 kind · 0 DELTA: u64 first · packed u32 stream of zigzag(id[i] - id[i-1]);
+ *                     1 RAW: u64 each
+ */
+import type { OrdinalColumn } from '../segment-reader.js';
+import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
+import { ByteReader, FormatError } from './byte-reader.js';
+import { ByteWriter } from './byte-writer.js';
+import { decodeString, encodeString, encodingFor } from './strings.js';
+
+const EMPTY = 0;
+const RAW = 1;
+const FOR = 2;
+const DELTA = 3;
+const MAX_SCALE_EXP = 4;
+const U32_MAX = 0xffffffff;
+
+function zigzag(d: number): number {
+  return d >= 0 ? d * 2 : -d * 2 - 1;
+}
+
+function unzigzag(z: number): number {
+  return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+}
+
+/** The exponent e such that every value is an integer over 10^e, or -1. */
+function scaleExponent(values: Float64Array): number {
+  for (let e = 0; e <= MAX_SCALE_EXP; e++) {
+    const s = 10 ** e;
+    let ok = true;
+    for (let i = 0; i < values.length && ok; i++) {
+      const v = values[i]!;
+      const r = Math.round(v * s);
+      ok = Number.isSafeInteger(r) && (e === 0 ? r === v : r / s === v) && !(v === 0 && 1 / v < 0);
+    }
+    if (ok) return e;
+  }
+  return -1;
+}
+
+function writeHeader(w: ByteWriter, kind: number, e: number, present: number, bitmap: Uint8Array | null): void {
+  w.u8(kind);
+  w.u8(bitmap ? 1 : 0);
+  w.u8(e);
+  w.varint(present);
+  if (bitmap) w.bytes(bitmap);
+}
+
+/** The whole blob with integer values, or null when they do not fit the kind. */
+function encodeIntegers(
+  scaled: Float64Array,
+  kind: typeof FOR | typeof DELTA,
+  e: number,
+  bitmap: Uint8Array | null,
+): Uint8Array | null {
+  const n = scaled.length;
+  const u = new Uint32Array(n);
+  const w = new ByteWriter(64 + n + (bitmap?.length ?? 0));
+  // the header goes first: stream alignment is relative to the blob start
+  writeHeader(w, kind, e, n, bitmap);
+  if (kind === FOR) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = scaled[i]!;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    if (max - min > U32_MAX) return null;
+    for (let i = 0; i < n; i++) u[i] = scaled[i]! - min;
+    w.f64(min);
+    encodeU32Stream(w, u, 0, n);
+  } else {
+    for (let i = 1; i < n; i++) {
+      const z = zigzag(scaled[i]! - scaled[i - 1]!);
+      if (z > U32_MAX) return null;
+      u[i] = z;
+    }
+    w.f64(scaled[0]!);
+    encodeU32Stream(w, u, 1, n - 1);
+  }
+  return w.toBytes();
+}
+
+/** Encodes the first `numDocs` values of a numeric column (NaN: no value). */
+export function encodeNumericColumn(column: Float64Array, numDocs: number): Uint8Array {
+  let present = 0;
+  for (let i = 0; i < numDocs; i++) if (column[i] === column[i]) present++;
+  if (present === 0) {
+    const w = new ByteWriter(8);
+    writeHeader(w, EMPTY, 0, 0, null);
+    return w.toBytes();
+  }
+  const values = new Float64Array(present);
+  let bitmap: Uint8Array | null = null;
+  if (present < numDocs) bitmap = new Uint8Array((numDocs + 7) >>> 3);
+  for (let i = 0, k = 0; i < numDocs; i++) {
+    const v = column[i]!;
+    if (v !== v) continue;
+    values[k++] = v;
+    if (bitmap) bitmap[i >>> 3]! |= 1 << (i & 7);
+  }
+  const e = scaleExponent(values);
+  if (e >= 0) {
+    const s = 10 ** e;
+    const scaled = e === 0 ? values : values.map((v) => Math.round(v * s));
+    const forBytes = encodeIntegers(scaled, FOR, e, bitmap);
+    const deltaBytes = encodeIntegers(scaled, DELTA, e, bitmap);
+    if (forBytes && (!deltaBytes || forBytes.length <= deltaBytes.length)) return forBytes;
+    if (deltaBytes) return deltaBytes;
+  }
+  const w = new ByteWriter(64 + present * 8 + (bitmap?.length ?? 0));
+  writeHeader(w, RAW, 0, present, bitmap);
+  for (let i = 0; i < present; i++) w.f64(values[i]!);
+  return w.toBytes();
+}
+
+/** Decodes a numeric column blob into a Float64Array of `numDocs` values. */
+export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64Array {
+  const r = new ByteReader(bytes);
+  const kind = r.u8();
+  const flags = r.u8();
+  const e = r.u8();
+  const present = r.varint();
+  const out = new Float64Array(numDocs).fill(NaN);
+  if (kind === EMPTY) return out;
+  if (present > numDocs || e > MAX_SCALE_EXP || kind > DELTA) throw new FormatError('bad numeric column header');
+  const bitmap = flags & 1 ? r.bytesView((numDocs + 7) >>> 3) : null;
+  if (!bitmap && present !== numDocs) throw new FormatError('numeric column count mismatch');
+  const values = new Float64Array(present);
+  if (kind === RAW) {
+    for (let i = 0; i < present; i++) values[i] = r.f64();
+  } else {
+    const base = r.f64();
+    const s = 10 ** e;
+    if (kind === FOR) {
+      const u = new Uint32Array(present);
+      decodeU32Stream(bytes, r.pos, present, u, 0);
+      for (let i = 0; i < present; i++) values[i] = e === 0 ? base + u[i]! : (base + u[i]!) / s;
+    } else {
+      const u = new Uint32Array(present);
+      decodeU32Stream(bytes, r.pos, present - 1, u, 1);
+      let acc = base;
+      values[0] = e === 0 ? acc : acc / s;
+      for (let i = 1; i < present; i++) {
+        acc += unzigzag(u[i]!);
+        values[i] = e === 0 ? acc : acc / s;
+      }
+    }
+  }
+  if (!bitmap) return values;
+  let k = 0;
+  for (let i = 0; i < numDocs; i++) {
+    if (bitmap[i >>> 3]! & (1 << (i & 7))) {
+      if (k >= present) throw new FormatError('numeric column bitmap mismatch');
+      out[i] = values[k++]!;
+    }
+  }
+  if (k !== present) throw new FormatError('numeric column bitmap mismatch');
+  return out;
+}
+
+/**
+ * Encodes an ordinal column; `sharedTerms` says that `column.terms` equals the field's term
+ * dictionary, which then is not repeated here.
+ */
+export function encodeOrdinalColumn(column: OrdinalColumn, numDocs: number, sharedTerms: boolean): Uint8Array {
+  const out = new ByteWriter(64 + numDocs);
+  out.u8(sharedTerms ? 1 : 0);
+  out.varint(column.terms.length);
+  if (!sharedTerms) {
+    for (const t of column.terms) {
+      const enc = encodingFor(t);
+      out.u8(enc);
+      out.lenBytes(encodeString(t, enc));
+    }
+  }
+  const u = new Uint32Array(numDocs);
+  for (let i = 0; i < numDocs; i++) u[i] = column.ords[i]! + 1;
+  encodeU32Stream(out, u, 0, numDocs);
+  return out.toBytes();
+}
+
+export interface DecodedOrdinals {
+  ords: Int32Array;
+  /** null when the terms are those of the field's term dictionary */
+  terms: string[] | null;
+  numTerms: number;
+}
+
+export function decodeOrdinalColumn(bytes: Uint8Array, numDocs: number): DecodedOrdinals {
+  const r = new ByteReader(bytes);
+  const shared = (r.u8() & 1) === 1;
+  const numTerms = r.varint();
+  let terms: string[] | null = null;
+  if (!shared) {
+    terms = [];
+    for (let i = 0; i < numTerms; i++) {
+      const enc = r.u8();
+      const len = r.varint();
+      const start = r.pos;
+      r.bytesView(len);
+      terms.push(decodeString(bytes, start, start + len, enc));
+    }
+  }
+  const u = new Uint32Array(numDocs);
+  decodeU32Stream(bytes, r.pos, numDocs, u, 0);
+  const ords = new Int32Array(u.buffer);
+  for (let i = 0; i < numDocs; i++) {
+    const o = u[i]! - 1;
+    if (o >= numTerms) throw new FormatError('ordinal out of range');
+    ords[i] = o;
+  }
+  return { ords, terms, numTerms };
+}
+
+const IDS_DELTA = 0;
+const IDS_RAW = 1;
+const TWO32 = 2 ** 32;
+
+/** Encodes the first `numDocs` `_id` values. */
+export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array {
+  const out = new ByteWriter(16 + numDocs * 2);
+  if (numDocs === 0) {
+    out.u8(IDS_RAW);
+    return out.toBytes();
+  }
+  // the 64-bit ids as (lo, hi) u32 pairs, so gaps are computed without BigInt
+  const halves = new Uint32Array(ids.buffer, ids.byteOffset, numDocs * 2);
+  const z = new Uint32Array(numDocs);
+  let fits = true;
+  for (let i = 1; i < numDocs && fits; i++) {
+    const d = (halves[2 * i + 1]! - halves[2 * i - 1]!) * TWO32 + (halves[2 * i]! - halves[2 * i - 2]!);
+    const zz = zigzag(d);
+    if (zz > U32_MAX) fits = false;
+    else z[i] = zz;
+  }
+  if (fits) {
+    out.u8(IDS_DELTA);
+    out.u64(ids[0]!);
+    encodeU32Stream(out, z, 1, numDocs - 1);
+  } else {
+    out.u8(IDS_RAW);
+    for (let i = 0; i < numDocs; i++) out.u64(ids[i]!);
+  }
+  return out.toBytes();
+}
+
+export function decodeIdColumn(bytes: Uint8Array, numDocs: number): BigUint64Array {
+  const r = new ByteReader(bytes);
+  const kind = r.u8();
+  const ids = new BigUint64Array(numDocs);
+  if (numDocs === 0) return ids;
+  if (kind === IDS_RAW) {
+    for (let i = 0; i < numDocs; i++) ids[i] = r.u64();
+    return ids;
+  }
+  if (kind !== IDS_DELTA) throw new FormatError('bad id column kind');
+  ids[0] = r.u64();
+  const z = new Uint32Array(numDocs);
+  decodeU32Stream(bytes, r.pos, numDocs - 1, z, 1);
+  const halves = new Uint32Array(ids.buffer);
+  let lo = halves[0]!;
+  let hi = halves[1]!;
+  for (let i = 1; i < numDocs; i++) {
+    lo += unzigzag(z[i]!);
+    // |gap| < 2^31, so one carry or borrow at most
+    if (lo >= TWO32) {
+      lo -= TWO32;
+      hi++;
+    } else if (lo < 0) {
+      lo += TWO32;
+      hi--;
+    }
+    halves[2 * i] = lo;
+    halves[2 * i + 1] = hi;
+  }
+  return ids;
+}

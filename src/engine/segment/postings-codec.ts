@@ -1,0 +1,173 @@
+/**
+ * Posting blobs (terms held by two docs or more): the doc ids of one term, then for text fields
+ * its positions, in one of two modes chosen per term by size:
+ *
+ *   docs:               packed u32 stream of docFreq gaps: doc[0], then doc[i] - doc[i-1] - 1
+ *   positions, PACKED:  packed u32 stream of docFreq (freq - 1) values · zero padding to a 4-byte
+ *                       boundary when the next stream has full blocks · packed u32 stream of
+ *                       position gaps: per doc the first position, then pos[j] - pos[j-1]
+ *   positions, DEFLATE: raw deflate of the same values as varints (freqs, then gaps); chosen for
+ *                       terms with many positions, whose recurring layouts deflate well
+ *
+ * Pure functions over typed arrays, so that they can run in a worker thread.
+ */
+import zlib from 'node:zlib';
+import type { PositionPostings } from '../segment-reader.js';
+import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
+import { FormatError } from './byte-reader.js';
+import { ByteWriter } from './byte-writer.js';
+
+export const POSITIONS_PACKED = 0;
+export const POSITIONS_DEFLATE = 1;
+
+/** Below this many positions deflate's own overhead eats its gain. */
+const DEFLATE_MIN_POSITIONS = 64;
+/** More positions than this for one term in one segment means damaged bytes. */
+const MAX_POSITIONS_PER_TERM = 2 ** 28;
+
+let gapScratch = new Uint32Array(1024);
+const varints = new ByteWriter(1 << 16);
+
+function scratch(n: number): Uint32Array {
+  if (gapScratch.length < n) gapScratch = new Uint32Array(Math.max(n, gapScratch.length * 2));
+  return gapScratch;
+}
+
+/** Appends the docs stream of a sorted, duplicate-free list of doc ids. */
+export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
+  const n = docs.length;
+  const gaps = scratch(n);
+  let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const d = docs[i]!;
+    if (d <= prev) throw new Error(`doc ids not strictly increasing at ${i}`);
+    gaps[i] = d - prev - 1;
+    prev = d;
+  }
+  encodeU32Stream(out, gaps, 0, n);
+}
+
+/**
+ * Decodes `count` doc ids at bytes[pos] into a new array; throws FormatError when an id reaches
+ * `numDocs` (a damaged blob).
+ */
+export function decodeDocIds(bytes: Uint8Array, pos: number, count: number, numDocs: number): Uint32Array {
+  const out = new Uint32Array(count);
+  decodeU32Stream(bytes, pos, count, out, 0);
+  let acc = -1;
+  for (let i = 0; i < count; i++) {
+    acc += out[i]! + 1;
+    out[i] = acc;
+  }
+  if (acc >= numDocs) throw new FormatError(`doc id ${acc} out of range`);
+  return out;
+}
+
+/** Position gaps of the first `numDocs` docs of `p`, with each doc's count in `freqs` (minus one). */
+function positionGaps(p: PositionPostings, numDocs: number, freqs: Uint32Array, gaps: Uint32Array): void {
+  let k = 0;
+  for (let i = 0; i < numDocs; i++) {
+    const start = p.offsets[i]!;
+    const end = p.offsets[i + 1]!;
+    if (end <= start) throw new Error('a posting without positions');
+    freqs[i] = end - start - 1;
+    let prev = 0;
+    for (let j = start; j < end; j++) {
+      const pos = p.positions[j]!;
+      if (pos < prev) throw new Error('positions not ascending');
+      gaps[k++] = pos - prev;
+      prev = pos;
+    }
+  }
+}
+
+/** Appends the positions of a term after its docs stream; returns the mode used. */
+export function encodePositions(out: ByteWriter, p: PositionPostings, numDocs: number): number {
+  const total = p.offsets[numDocs]! - p.offsets[0]!;
+  const freqs = new Uint32Array(numDocs);
+  const gaps = scratch(total);
+  positionGaps(p, numDocs, freqs, gaps);
+  const mark = out.length;
+  encodeU32Stream(out, freqs, 0, numDocs);
+  if (total >= 128) out.align4();
+  encodeU32Stream(out, gaps, 0, total);
+  if (total < DEFLATE_MIN_POSITIONS) return POSITIONS_PACKED;
+  varints.clear();
+  for (let i = 0; i < numDocs; i++) varints.varint32(freqs[i]!);
+  for (let i = 0; i < total; i++) varints.varint32(gaps[i]!);
+  const deflated = zlib.deflateRawSync(varints.view8(), { level: 6 });
+  if (deflated.length >= out.length - mark) return POSITIONS_PACKED;
+  out.length = mark;
+  out.bytes(deflated);
+  return POSITIONS_DEFLATE;
+}
+
+/** Decodes the positions of `count` docs from bytes[pos, end). */
+export function decodePositions(
+  bytes: Uint8Array,
+  pos: number,
+  end: number,
+  count: number,
+  mode: number,
+): { offsets: Uint32Array; positions: Uint32Array } {
+  const offsets = new Uint32Array(count + 1);
+  if (mode === POSITIONS_DEFLATE) return decodeDeflated(bytes.subarray(pos, end), count, offsets);
+  if (mode !== POSITIONS_PACKED) throw new FormatError(`unknown positions mode ${mode}`);
+  pos = decodeU32Stream(bytes, pos, count, offsets, 1);
+  const total = freqsToOffsets(offsets, count);
+  if (total >= 128) pos = (pos + 3) & ~3;
+  const positions = new Uint32Array(total);
+  decodeU32Stream(bytes, pos, total, positions, 0);
+  gapsToPositions(offsets, positions, count);
+  return { offsets, positions };
+}
+
+function decodeDeflated(compressed: Uint8Array, count: number, offsets: Uint32Array): { offsets: Uint32Array; positions: Uint32Array } {
+  let raw: Buffer;
+  try {
+    raw = zlib.inflateRawSync(compressed);
+  } catch {
+    throw new FormatError('positions do not inflate');
+  }
+  let p = 0;
+  const next = (): number => {
+    let v = 0;
+    let shift = 0;
+    for (;;) {
+      if (p >= raw.length) throw new FormatError('positions past end of data');
+      const b = raw[p++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+      shift += 7;
+      if (shift > 28) throw new FormatError('varint too long');
+    }
+  };
+  for (let i = 1; i <= count; i++) offsets[i] = next();
+  const total = freqsToOffsets(offsets, count);
+  const positions = new Uint32Array(total);
+  for (let i = 0; i < total; i++) positions[i] = next();
+  gapsToPositions(offsets, positions, count);
+  return { offsets, positions };
+}
+
+/** Turns offsets[1..count] holding freq - 1 into running offsets; returns the total. */
+function freqsToOffsets(offsets: Uint32Array, count: number): number {
+  let total = 0;
+  for (let i = 1; i <= count; i++) {
+    total += offsets[i]! + 1;
+    offsets[i] = total;
+  }
+  // a damaged freq stream must not turn into a giant allocation
+  if (total > MAX_POSITIONS_PER_TERM) throw new FormatError(`position count ${total} out of range`);
+  return total;
+}
+
+function gapsToPositions(offsets: Uint32Array, positions: Uint32Array, count: number): void {
+  for (let i = 0; i < count; i++) {
+    let acc = 0;
+    for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+      acc += positions[j]!;
+      positions[j] = acc;
+    }
+  }
+}

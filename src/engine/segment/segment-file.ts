@@ -1,0 +1,310 @@
+/**
+ * The segment reader: opens a segment file, checks its trailer and footer, and answers the
+ * SegmentReader interface with positioned reads. In memory: the footer (field table, doc-store
+ * block index, term-dictionary sparse indexes), `_ts` and `_lid` once asked for, and LRU caches
+ * of decoded term blocks, doc blocks and columns.
+ */
+import fs from 'node:fs';
+import { crc32 } from '../../common/crc32.js';
+import { CorruptionError } from '../../common/errors.js';
+import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
+import { FormatError } from './byte-reader.js';
+import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
+import { decodeDocBlock, docText, type DocBlock } from './doc-store.js';
+import {
+  FLAG_POSITIONS,
+  FLAG_PRESENCE_ALL,
+  HEADER_BYTES,
+  TRAILER_BYTES,
+  decodeFooter,
+  decodeTrailer,
+  type BlobRef,
+  type FieldEntry,
+  type Footer,
+} from './footer.js';
+import { Lru } from './lru.js';
+import { decodeDocIds, decodePositions } from './postings-codec.js';
+import { decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
+import { segmentIdOf } from './segment-writer.js';
+
+const TERM_BLOCK_CACHE_ENTRIES = 512;
+const DOC_BLOCK_CACHE_ENTRIES = 16;
+const COLUMN_CACHE_BYTES = 32 << 20;
+const SCRATCH_MAX_BYTES = 1 << 20;
+const EMPTY_DOCS = new Uint32Array(0);
+
+// reads of up to SCRATCH_MAX_BYTES land here (the reader is synchronous, so one buffer serves all)
+let scratch = new Uint8Array(64 << 10);
+
+interface TermRef {
+  block: TermBlock;
+  i: number;
+}
+
+export class SegmentFile implements SegmentReader {
+  readonly numDocs: number;
+  readonly minTs: number;
+  readonly maxTs: number;
+  readonly maxLid: number;
+  readonly sizeBytes: number;
+
+  private fd: number;
+  private readonly footer: Footer;
+  private readonly fieldMap = new Map<string, FieldEntry>();
+  private readonly fieldInfos: FieldInfo[];
+  private tsColumn: Float64Array | null = null;
+  private lidColumn: Float64Array | null = null;
+  private readonly termBlocks = new Lru<TermBlock>(TERM_BLOCK_CACHE_ENTRIES);
+  private readonly docBlocks = new Lru<DocBlock>(DOC_BLOCK_CACHE_ENTRIES);
+  private readonly columns = new Lru<unknown>(256, COLUMN_CACHE_BYTES);
+
+  private constructor(
+    readonly filePath: string,
+    readonly id: string,
+    fd: number,
+    sizeBytes: number,
+    footer: Footer,
+  ) {
+    this.fd = fd;
+    this.sizeBytes = sizeBytes;
+    this.footer = footer;
+    this.numDocs = footer.numDocs;
+    this.minTs = footer.minTs;
+    this.maxTs = footer.maxTs;
+    this.maxLid = footer.maxLid;
+    for (const f of footer.fields) this.fieldMap.set(f.name, f);
+    this.fieldInfos = footer.fields.map((f) => ({ name: f.name, type: f.type }));
+  }
+
+  static open(filePath: string, id = segmentIdOf(filePath)): SegmentFile {
+    const fd = fs.openSync(filePath, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size < HEADER_BYTES + TRAILER_BYTES) throw new CorruptionError(filePath, `file too short (${size} bytes)`);
+      const footer = guard(filePath, () => {
+        const trailer = decodeTrailer(readFully(fd, size - TRAILER_BYTES, TRAILER_BYTES, false));
+        const start = size - TRAILER_BYTES - trailer.footerLength;
+        if (start < HEADER_BYTES) throw new FormatError('footer length out of range');
+        const bytes = readFully(fd, start, trailer.footerLength, false);
+        if (crc32(bytes) !== trailer.footerCrc) throw new FormatError('footer checksum mismatch');
+        return decodeFooter(bytes, size);
+      });
+      return new SegmentFile(filePath, id, fd, size, footer);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+  }
+
+  close(): void {
+    if (this.fd < 0) return;
+    fs.closeSync(this.fd);
+    this.fd = -1;
+    this.termBlocks.clear();
+    this.docBlocks.clear();
+    this.columns.clear();
+  }
+
+  fields(): readonly FieldInfo[] {
+    return this.fieldInfos;
+  }
+
+  fieldType(field: string): FieldType | undefined {
+    return this.fieldMap.get(field)?.type;
+  }
+
+  *terms(field: string, from?: string): Iterable<string> {
+    const entry = this.fieldMap.get(field);
+    const index = entry?.terms;
+    if (!entry || !index) return;
+    let b = from === undefined ? 0 : Math.max(0, findBlock(index, from));
+    let i = from === undefined ? 0 : lowerBound(this.termBlock(entry, b).terms, from);
+    for (; b < index.firstTerms.length; b++, i = 0) {
+      const terms = this.termBlock(entry, b).terms;
+      for (; i < terms.length; i++) yield terms[i]!;
+    }
+  }
+
+  docFreq(field: string, term: string): number {
+    const ref = this.lookup(field, term);
+    return ref === null ? 0 : ref.block.docFreq[ref.i]!;
+  }
+
+  postings(field: string, term: string): Uint32Array | null {
+    const ref = this.lookup(field, term);
+    if (ref === null) return null;
+    const { block, i } = ref;
+    return guard(this.filePath, () => {
+      const single = block.singleDoc[i]!;
+      if (single >= 0) return Uint32Array.of(this.checkDoc(single));
+      const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
+      return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs);
+    });
+  }
+
+  positions(field: string, term: string): PositionPostings | null {
+    const entry = this.fieldMap.get(field);
+    if (!entry || !(entry.flags & FLAG_POSITIONS)) return null;
+    const ref = this.lookup(field, term);
+    if (ref === null) return null;
+    const { block, i } = ref;
+    return guard(this.filePath, () => {
+      const single = block.singleDoc[i]!;
+      if (single >= 0) {
+        const positions = block.singlePositions.slice(block.singleStart[i]!, block.singleStart[i + 1]!);
+        return { docs: Uint32Array.of(this.checkDoc(single)), offsets: Uint32Array.of(0, positions.length), positions };
+      }
+      const docsLen = block.docsLen[i]!;
+      const end = docsLen + block.posLen[i]!;
+      const bytes = this.read(block.blobOffset[i]!, end);
+      const docs = decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs);
+      const { offsets, positions } = decodePositions(bytes, docsLen, end, docs.length, block.posMode[i]!);
+      return { docs, offsets, positions };
+    });
+  }
+
+  private checkDoc(doc: number): number {
+    if (doc >= this.numDocs) throw new FormatError(`doc id ${doc} out of range`);
+    return doc;
+  }
+
+  numeric(field: string): Float64Array | null {
+    if (field === '_ts') return (this.tsColumn ??= this.decodeBlob(this.footer.ts, (b) => decodeNumericColumn(b, this.numDocs)));
+    if (field === '_lid') return (this.lidColumn ??= this.decodeBlob(this.footer.lid, (b) => decodeNumericColumn(b, this.numDocs)));
+    const ref = this.fieldMap.get(field)?.numeric;
+    if (!ref) return null;
+    return this.cachedColumn(`n:${field}`, () => this.decodeBlob(ref, (b) => decodeNumericColumn(b, this.numDocs)));
+  }
+
+  ordinals(field: string): OrdinalColumn | null {
+    const entry = this.fieldMap.get(field);
+    const ref = entry?.ordinals;
+    if (!entry || !ref) return null;
+    return this.cachedColumn(`o:${field}`, () => {
+      const decoded = this.decodeBlob(ref, (b) => decodeOrdinalColumn(b, this.numDocs));
+      const terms = decoded.terms ?? Array.from(this.terms(field));
+      if (terms.length !== decoded.numTerms) throw new CorruptionError(this.filePath, `ordinal terms of ${field} do not match`);
+      return { ords: decoded.ords, terms } satisfies OrdinalColumn;
+    });
+  }
+
+  exists(field: string): Uint32Array {
+    const entry = this.fieldMap.get(field);
+    if (!entry || entry.presenceCount === 0) return EMPTY_DOCS;
+    return this.cachedColumn(`e:${field}`, () => {
+      if (entry.flags & FLAG_PRESENCE_ALL) {
+        const all = new Uint32Array(this.numDocs);
+        for (let i = 0; i < all.length; i++) all[i] = i;
+        return all;
+      }
+      return this.decodeBlob(entry.presence!, (b) => decodeDocIds(b, 0, entry.presenceCount, this.numDocs));
+    });
+  }
+
+  ids(): BigUint64Array {
+    return this.cachedColumn('ids', () => this.decodeBlob(this.footer.ids, (b) => decodeIdColumn(b, this.numDocs)));
+  }
+
+  source(doc: number): string {
+    if (!Number.isInteger(doc) || doc < 0 || doc >= this.numDocs) throw new RangeError(`doc ${doc} is not in segment ${this.id}`);
+    const ds = this.footer.docStore;
+    let lo = 0;
+    let hi = ds.crcs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (ds.firstDocs[mid]! <= doc) lo = mid;
+      else hi = mid - 1;
+    }
+    const key = String(lo);
+    let block = this.docBlocks.get(key);
+    if (block === undefined) {
+      const b = lo;
+      block = guard(this.filePath, () => {
+        const start = ds.offsets[b]!;
+        const bytes = this.read(start, ds.offsets[b + 1]! - start);
+        if (crc32(bytes) !== ds.crcs[b]) throw new FormatError(`doc block ${b} checksum mismatch`);
+        return decodeDocBlock(bytes, ds.firstDocs[b + 1]! - ds.firstDocs[b]!);
+      });
+      this.docBlocks.set(key, block);
+    }
+    const stripped = block.stripped[doc - ds.firstDocs[lo]!] === 1;
+    return docText(block, doc - ds.firstDocs[lo]!, stripped ? this.numeric('_ts')![doc]! : 0, stripped ? this.numeric('_lid')![doc]! : 0);
+  }
+
+  private cachedColumn<T>(key: string, load: () => T & { byteLength?: number }): T {
+    const hit = this.columns.get(key);
+    if (hit !== undefined) return hit as T;
+    const value = load();
+    const v = value as { byteLength?: number; ords?: Int32Array };
+    this.columns.set(key, value, v.byteLength ?? v.ords?.byteLength ?? 0);
+    return value;
+  }
+
+  private lookup(field: string, term: string): TermRef | null {
+    const entry = this.fieldMap.get(field);
+    const index = entry?.terms;
+    if (!entry || !index) return null;
+    const b = findBlock(index, term);
+    if (b < 0) return null;
+    const block = this.termBlock(entry, b);
+    const i = lowerBound(block.terms, term);
+    return i < block.terms.length && block.terms[i] === term ? { block, i } : null;
+  }
+
+  private termBlock(entry: FieldEntry, b: number): TermBlock {
+    const key = `${entry.name}\u0000${b}`;
+    const hit = this.termBlocks.get(key);
+    if (hit !== undefined) return hit;
+    const index = entry.terms!;
+    const block = guard(this.filePath, () => {
+      const bytes = this.read(index.offsets[b]!, index.lengths[b]!);
+      if (crc32(bytes) !== index.crcs[b]) throw new FormatError(`term block ${b} of ${entry.name} checksum mismatch`);
+      return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0);
+    });
+    this.termBlocks.set(key, block);
+    return block;
+  }
+
+  /** Reads a blob whole, checks its CRC and decodes it. */
+  private decodeBlob<T>(ref: BlobRef, decode: (bytes: Uint8Array) => T): T {
+    return guard(this.filePath, () => {
+      const bytes = this.read(ref.offset, ref.length);
+      if (crc32(bytes) !== ref.crc) throw new FormatError(`checksum mismatch at offset ${ref.offset}`);
+      return decode(bytes);
+    });
+  }
+
+  /** Bytes [offset, offset + length), in a buffer whose first byte is 4-byte aligned. */
+  private read(offset: number, length: number): Uint8Array {
+    if (this.fd < 0) throw new Error(`segment ${this.id} is closed`);
+    return readFully(this.fd, offset, length, true);
+  }
+}
+
+/** A positioned read of exactly `length` bytes; `shared` allows reuse of the scratch buffer. */
+function readFully(fd: number, position: number, length: number, shared: boolean): Uint8Array {
+  let buf: Uint8Array;
+  if (shared && length <= SCRATCH_MAX_BYTES) {
+    if (scratch.length < length) scratch = new Uint8Array(Math.min(SCRATCH_MAX_BYTES, Math.max(length, scratch.length * 2)));
+    buf = scratch.subarray(0, length);
+  } else {
+    buf = new Uint8Array(length);
+  }
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, buf, done, length - done, position + done);
+    if (n === 0) throw new FormatError(`unexpected end of file at ${position + done}`);
+    done += n;
+  }
+  return buf;
+}
+
+/** Runs a decode step, reporting malformed bytes as a CorruptionError naming the file. */
+function guard<T>(filePath: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof FormatError) throw new CorruptionError(filePath, err.message);
+    throw err;
+  }
+}

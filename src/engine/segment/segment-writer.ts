@@ -1,0 +1,267 @@
+/**
+ * The segment serializer: streams any SegmentReader into a segment file, section after section,
+ * so that only one doc block, one term's blob and one field's term blocks are held at a time.
+ * The file is written as `<path>.tmp`, fsynced, renamed into place and the directory fsynced.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { crc32 } from '../../common/crc32.js';
+import type { FieldInfo, PositionPostings, SegmentReader } from '../segment-reader.js';
+import { ByteWriter } from './byte-writer.js';
+import { encodeIdColumn, encodeNumericColumn, encodeOrdinalColumn } from './column-codec.js';
+import { DOC_BLOCK_TARGET_BYTES, encodeDocBlock } from './doc-store.js';
+import { FileSink } from './file-sink.js';
+import {
+  FLAG_NUMERIC,
+  FLAG_ORDINALS,
+  FLAG_POSITIONS,
+  FLAG_PRESENCE_ALL,
+  FLAG_TERMS,
+  encodeFooter,
+  encodeHeader,
+  type BlobRef,
+  type DocStoreIndex,
+  type FieldEntry,
+} from './footer.js';
+import { encodeDocIds, encodePositions } from './postings-codec.js';
+import { TermDictWriter } from './term-dict.js';
+import { Yielder } from './yielder.js';
+
+export interface SegmentFileInfo {
+  /** the file name without its extension, the id `openSegment` gives the segment by default */
+  id: string;
+  numDocs: number;
+  minTs: number;
+  maxTs: number;
+  maxLid: number;
+  sizeBytes: number;
+  fields: FieldInfo[];
+}
+
+/** The segment id a file name implies: its base name without the last extension. */
+export function segmentIdOf(filePath: string): string {
+  const base = path.basename(filePath);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** Doc ids below `limit`: the prefix of a sorted list. */
+function below(docs: Uint32Array, limit: number): Uint32Array {
+  const n = docs.length;
+  if (n === 0 || docs[n - 1]! < limit) return docs;
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return docs.subarray(0, lo);
+}
+
+function allNaN(n: number): Float64Array {
+  return new Float64Array(n).fill(NaN);
+}
+
+class SegmentSerializer {
+  private readonly sink: FileSink;
+  private readonly yielder = new Yielder();
+  private readonly blob = new ByteWriter(1 << 16);
+
+  constructor(
+    fd: number,
+    private readonly source: SegmentReader,
+    /** docs [0, numDocs) are written: a snapshot of a source that may still grow */
+    private readonly numDocs: number,
+  ) {
+    this.sink = new FileSink(fd);
+  }
+
+  private put(bytes: Uint8Array): BlobRef {
+    const offset = this.sink.position;
+    this.sink.write(bytes);
+    return { offset, length: bytes.length, crc: crc32(bytes) };
+  }
+
+  async write(): Promise<{ sizeBytes: number; info: Omit<SegmentFileInfo, 'id' | 'sizeBytes'> }> {
+    const n = this.numDocs;
+    this.sink.write(encodeHeader());
+    const ts = (this.source.numeric('_ts') ?? allNaN(n)).subarray(0, n);
+    const lid = (this.source.numeric('_lid') ?? allNaN(n)).subarray(0, n);
+    const docStore = await this.writeDocStore(ts, lid);
+
+    let minTs = Infinity;
+    let maxTs = -Infinity;
+    let maxLid = 0;
+    for (let i = 0; i < n; i++) {
+      const t = ts[i]!;
+      if (t < minTs) minTs = t;
+      if (t > maxTs) maxTs = t;
+      if (lid[i]! > maxLid) maxLid = lid[i]!;
+    }
+    const tsRef = this.put(encodeNumericColumn(ts, n));
+    const lidRef = this.put(encodeNumericColumn(lid, n));
+    const idsRef = this.put(encodeIdColumn(this.source.ids(), n));
+    await this.yielder.pause();
+
+    const fields: FieldEntry[] = [];
+    const infos: FieldInfo[] = [];
+    for (const f of this.source.fields()) {
+      fields.push(await this.writeField(f));
+      infos.push({ name: f.name, type: f.type });
+      await this.yielder.pause();
+    }
+
+    this.sink.write(
+      encodeFooter({ numDocs: n, minTs, maxTs, maxLid, docStore, ts: tsRef, lid: lidRef, ids: idsRef, fields }),
+    );
+    this.sink.flush();
+    return { sizeBytes: this.sink.position, info: { numDocs: n, minTs, maxTs, maxLid, fields: infos } };
+  }
+
+  private async writeDocStore(ts: Float64Array, lid: Float64Array): Promise<DocStoreIndex> {
+    const n = this.numDocs;
+    const firstDocs: number[] = [0];
+    const offsets: number[] = [this.sink.position];
+    const crcs: number[] = [];
+    let texts: string[] = [];
+    let pendingChars = 0;
+    const flush = async (endDoc: number): Promise<void> => {
+      const first = firstDocs[firstDocs.length - 1]!;
+      const block = encodeDocBlock(texts, ts.subarray(first, endDoc), lid.subarray(first, endDoc));
+      crcs.push(crc32(block));
+      this.sink.write(block);
+      firstDocs.push(endDoc);
+      offsets.push(this.sink.position);
+      texts = [];
+      pendingChars = 0;
+      if (this.yielder.due()) await this.yielder.pause();
+    };
+    for (let d = 0; d < n; d++) {
+      const text = this.source.source(d);
+      texts.push(text);
+      pendingChars += text.length;
+      if (pendingChars >= DOC_BLOCK_TARGET_BYTES) await flush(d + 1);
+    }
+    if (texts.length > 0) await flush(n);
+    return { firstDocs: Uint32Array.from(firstDocs), offsets: Float64Array.from(offsets), crcs: Uint32Array.from(crcs) };
+  }
+
+  private async writeField(f: FieldInfo): Promise<FieldEntry> {
+    const n = this.numDocs;
+    const src = this.source;
+    const entry: FieldEntry = {
+      name: f.name,
+      type: f.type,
+      flags: 0,
+      presenceCount: 0,
+      presence: null,
+      numeric: null,
+      ordinals: null,
+      terms: null,
+    };
+
+    const present = below(src.exists(f.name), n);
+    entry.presenceCount = present.length;
+    if (present.length > 0 && present.length === n) {
+      entry.flags |= FLAG_PRESENCE_ALL;
+    } else if (present.length > 0) {
+      this.blob.clear();
+      encodeDocIds(this.blob, present);
+      entry.presence = this.put(this.blob.view8());
+    }
+
+    const numeric = src.numeric(f.name);
+    if (numeric !== null) {
+      entry.flags |= FLAG_NUMERIC;
+      entry.numeric = this.put(encodeNumericColumn(numeric, n));
+    }
+
+    const ordinals = src.ordinals(f.name);
+    const withPositions = f.type === 'text';
+    const dict = new TermDictWriter(withPositions);
+    // the ordinal column's terms are usually exactly the term dictionary: then they are not repeated
+    let sharedTerms = ordinals !== null;
+    let k = 0;
+    for (const term of src.terms(f.name)) {
+      let docs: Uint32Array;
+      let positions: PositionPostings | null = null;
+      if (withPositions) {
+        positions = src.positions(f.name, term);
+        if (positions === null) throw new Error(`text term without positions in field ${f.name}`);
+        docs = positions.docs;
+      } else {
+        docs = src.postings(f.name, term) ?? new Uint32Array(0);
+      }
+      docs = below(docs, n);
+      if (docs.length === 0) {
+        sharedTerms = false;
+        continue;
+      }
+      if (sharedTerms && ordinals!.terms[k++] !== term) sharedTerms = false;
+      if (docs.length === 1) {
+        dict.addSingle(term, docs[0]!, positions && positions.positions.subarray(positions.offsets[0]!, positions.offsets[1]!));
+      } else {
+        const blob = this.blob;
+        blob.clear();
+        encodeDocIds(blob, docs);
+        const docsLen = blob.length;
+        const mode = positions === null ? 0 : encodePositions(blob, positions, docs.length);
+        const offset = this.sink.position;
+        this.sink.write(blob.view8());
+        dict.add(term, docs.length, offset, docsLen, blob.length - docsLen, mode);
+      }
+      if (this.yielder.due()) await this.yielder.pause();
+    }
+    if (ordinals !== null && k !== ordinals.terms.length) sharedTerms = false;
+    const index = dict.finish(this.sink.position);
+    if (index.numTerms > 0) {
+      this.sink.write(dict.blocks.view8());
+      entry.terms = index;
+      entry.flags |= FLAG_TERMS;
+      if (withPositions) entry.flags |= FLAG_POSITIONS;
+    }
+
+    if (ordinals !== null) {
+      entry.flags |= FLAG_ORDINALS;
+      entry.ordinals = this.put(encodeOrdinalColumn(ordinals, n, sharedTerms && index.numTerms > 0));
+    }
+    return entry;
+  }
+}
+
+function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fs.fsync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await fs.promises.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes the docs the source holds now (a later-growing source is cut at its current numDocs) to
+ * `filePath` atomically: readers see either no file or the whole file.
+ */
+export async function writeSegment(source: SegmentReader, filePath: string): Promise<SegmentFileInfo> {
+  const tmp = `${filePath}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  let closed = false;
+  try {
+    const { sizeBytes, info } = await new SegmentSerializer(fd, source, source.numDocs).write();
+    await fsyncAsync(fd);
+    fs.closeSync(fd);
+    closed = true;
+    await fs.promises.rename(tmp, filePath);
+    await fsyncDir(path.dirname(filePath));
+    return { id: segmentIdOf(filePath), sizeBytes, ...info };
+  } catch (err) {
+    if (!closed) fs.closeSync(fd);
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * Term dictionary of one field: its sorted terms in blocks of 128, front coded and deflated, and
+ * a sparse index (each block's first term, offset, length, CRC-32) kept in the footer, so that a
+ * lookup is a binary search in memory plus one block read. Stored block:
+ *
+ *   u8 flags (bit 0: strings are UTF-16LE, else UTF-8; bit 1: the rest is raw-deflated) ·
+ *   varint count · varint blobBase (file offset of the block's first posting blob) · per term:
+ *   varint shared prefix bytes · varint suffix bytes · suffix · varint docFreq ·
+ *     docFreq 1: varint doc · [text fields: varint freq · varint position gaps (first absolute)]
+ *     otherwise: varint docsLen · [text fields: varint positionsLen * 2 + positions mode]
+ *
+ * Terms held by one doc (most of a log's distinct tokens) live inline: no blob, no second read.
+ * A term's blob starts where the previous blob ends.
+ */
+import zlib from 'node:zlib';
+import { crc32 } from '../../common/crc32.js';
+import { ByteReader, FormatError } from './byte-reader.js';
+import { ByteWriter } from './byte-writer.js';
+import { UTF16, UTF8, decodeString, encodeString, isWellFormed, type StringEncoding } from './strings.js';
+
+export const TERMS_PER_BLOCK = 128;
+const FLAG_UTF16 = 1;
+const FLAG_DEFLATED = 2;
+
+export interface SparseIndex {
+  numTerms: number;
+  firstTerms: string[];
+  /** absolute file offsets and byte lengths of the blocks */
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  crcs: Uint32Array;
+}
+
+/** Collects the terms of one field in order and builds its blocks and sparse index. */
+export class TermDictWriter {
+  readonly blocks = new ByteWriter(4096);
+  private readonly firstTerms: string[] = [];
+  private readonly lengths: number[] = [];
+  private readonly crcs: number[] = [];
+  private numTerms = 0;
+  private pending: string[] = [];
+  /** the entries of the pending terms after their term bytes */
+  private readonly entries: Uint8Array[] = [];
+  private readonly entry = new ByteWriter(64);
+  private readonly body = new ByteWriter(4096);
+  private blobBase = -1;
+
+  constructor(private readonly hasPositions: boolean) {}
+
+  /** Adds the next term (ascending) held by 2+ docs; its blob was written at `blobOffset`. */
+  add(term: string, docFreq: number, blobOffset: number, docsLen: number, posLen: number, posMode: number): void {
+    if (this.blobBase < 0) this.blobBase = blobOffset;
+    const e = this.entry;
+    e.clear();
+    e.varint(docFreq);
+    e.varint(docsLen);
+    if (this.hasPositions) e.varint(posLen * 2 + posMode);
+    this.push(term);
+  }
+
+  /** Adds the next term (ascending) held by the one doc `doc`, at `positions` (text fields). */
+  addSingle(term: string, doc: number, positions: Uint32Array | null): void {
+    const e = this.entry;
+    e.clear();
+    e.varint(1);
+    e.varint(doc);
+    if (this.hasPositions) {
+      const ps = positions!;
+      e.varint(ps.length);
+      let prev = 0;
+      for (let i = 0; i < ps.length; i++) {
+        if (ps[i]! < prev) throw new Error('positions not ascending');
+        e.varint(ps[i]! - prev);
+        prev = ps[i]!;
+      }
+    }
+    this.push(term);
+  }
+
+  private push(term: string): void {
+    this.pending.push(term);
+    this.entries.push(this.entry.toBytes());
+    this.numTerms++;
+    if (this.pending.length === TERMS_PER_BLOCK) this.flushBlock();
+  }
+
+  private flushBlock(): void {
+    const terms = this.pending;
+    if (terms.length === 0) return;
+    const enc: StringEncoding = terms.every(isWellFormed) ? UTF8 : UTF16;
+    const b = this.body;
+    b.clear();
+    b.varint(terms.length);
+    // a block of single-doc terms has no blob: its base is never used
+    b.varint(Math.max(0, this.blobBase));
+    let prev: Buffer = Buffer.alloc(0);
+    for (let i = 0; i < terms.length; i++) {
+      const cur = encodeString(terms[i]!, enc);
+      const max = Math.min(prev.length, cur.length);
+      let shared = 0;
+      while (shared < max && prev[shared] === cur[shared]) shared++;
+      b.varint(shared);
+      b.varint(cur.length - shared);
+      b.bytes(cur.subarray(shared));
+      b.bytes(this.entries[i]!);
+      prev = cur;
+    }
+    const w = this.blocks;
+    const start = w.length;
+    const deflated = zlib.deflateRawSync(b.view8(), { level: 6 });
+    if (deflated.length < b.length) {
+      w.u8((enc === UTF16 ? FLAG_UTF16 : 0) | FLAG_DEFLATED);
+      w.bytes(deflated);
+    } else {
+      w.u8(enc === UTF16 ? FLAG_UTF16 : 0);
+      w.bytes(b.view8());
+    }
+    this.firstTerms.push(terms[0]!);
+    this.lengths.push(w.length - start);
+    this.crcs.push(crc32(w.raw(), start, w.length));
+    this.pending = [];
+    this.entries.length = 0;
+    this.blobBase = -1;
+  }
+
+  /** Ends the dictionary; `blocksStart` is the file offset the block bytes will be written at. */
+  finish(blocksStart: number): SparseIndex {
+    this.flushBlock();
+    const n = this.firstTerms.length;
+    const offsets = new Float64Array(n);
+    let at = blocksStart;
+    for (let i = 0; i < n; i++) {
+      offsets[i] = at;
+      at += this.lengths[i]!;
+    }
+    return {
+      numTerms: this.numTerms,
+      firstTerms: this.firstTerms,
+      offsets,
+      lengths: Uint32Array.from(this.lengths),
+      crcs: Uint32Array.from(this.crcs),
+    };
+  }
+}
+
+/** One decoded block: per term its text, docFreq and where its postings are. */
+export interface TermBlock {
+  terms: string[];
+  docFreq: Uint32Array;
+  /** file offset of the term's blob (terms held by 2+ docs) */
+  blobOffset: Float64Array;
+  docsLen: Uint32Array;
+  posLen: Uint32Array;
+  posMode: Uint8Array;
+  /** the doc of a term held by one doc, else -1 */
+  singleDoc: Int32Array;
+  /** positions of single-doc terms: singlePositions[singleStart[i], singleStart[i + 1]) */
+  singleStart: Uint32Array;
+  singlePositions: Uint32Array;
+}
+
+let termScratch = new Uint8Array(1024);
+
+export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean): TermBlock {
+  if (stored.length < 1) throw new FormatError('empty term block');
+  const flags = stored[0]!;
+  const enc = flags & FLAG_UTF16 ? UTF16 : UTF8;
+  let bytes: Uint8Array = stored.subarray(1);
+  if (flags & FLAG_DEFLATED) {
+    try {
+      bytes = zlib.inflateRawSync(bytes);
+    } catch {
+      throw new FormatError('term block does not inflate');
+    }
+  }
+  const r = new ByteReader(bytes);
+  const count = r.varint();
+  if (count > TERMS_PER_BLOCK || count === 0) throw new FormatError('bad term block size');
+  let blob = r.varint();
+  const block: TermBlock = {
+    terms: new Array<string>(count),
+    docFreq: new Uint32Array(count),
+    blobOffset: new Float64Array(count),
+    docsLen: new Uint32Array(count),
+    posLen: new Uint32Array(count),
+    posMode: new Uint8Array(count),
+    singleDoc: new Int32Array(count),
+    singleStart: new Uint32Array(count + 1),
+    singlePositions: new Uint32Array(0),
+  };
+  const singlePositions: number[] = [];
+  let prevLen = 0;
+  for (let i = 0; i < count; i++) {
+    const shared = r.varint();
+    const suffix = r.varint();
+    if (shared > prevLen) throw new FormatError('bad term prefix');
+    const len = shared + suffix;
+    if (len > termScratch.length) {
+      const next = new Uint8Array(Math.max(len, termScratch.length * 2));
+      next.set(termScratch.subarray(0, prevLen));
+      termScratch = next;
+    }
+    termScratch.set(r.bytesView(suffix), shared);
+    block.terms[i] = decodeString(termScratch, 0, len, enc);
+    prevLen = len;
+    const docFreq = r.varint();
+    block.docFreq[i] = docFreq;
+    block.blobOffset[i] = blob;
+    if (docFreq === 1) {
+      block.singleDoc[i] = r.varint();
+      if (hasPositions) {
+        const freq = r.varint();
+        let pos = 0;
+        for (let j = 0; j < freq; j++) {
+          pos += r.varint();
+          singlePositions.push(pos);
+        }
+      }
+    } else {
+      if (docFreq === 0) throw new FormatError('term without docs');
+      block.singleDoc[i] = -1;
+      const docsLen = r.varint();
+      let posLen = 0;
+      if (hasPositions) {
+        const v = r.varint();
+        posLen = Math.floor(v / 2);
+        block.posMode[i] = v % 2;
+      }
+      block.docsLen[i] = docsLen;
+      block.posLen[i] = posLen;
+      blob += docsLen + posLen;
+    }
+    block.singleStart[i + 1] = singlePositions.length;
+  }
+  block.singlePositions = Uint32Array.from(singlePositions);
+  return block;
+}
+
+/** Index of the block that would hold `term`: the last whose first term is <= term, or -1. */
+export function findBlock(index: SparseIndex, term: string): number {
+  const first = index.firstTerms;
+  let lo = 0;
+  let hi = first.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (first[mid]! <= term) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
+}
+
+/** Index of the first term >= `term` within a block (terms.length when none). */
+export function lowerBound(terms: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
