@@ -18,9 +18,18 @@ import { TemplateRepository } from './templates.js';
 
 export type MetastoreConfig =
   | { kind: 'sqlite'; /** database file, created with its directory when missing */ path: string }
-  | { kind: 'postgres'; /** postgres://user:password@host:port/database */ url: string; maxConnections?: number };
+  | {
+      kind: 'postgres';
+      /** postgres://user:password@host:port/database */
+      url: string;
+      /** schema holding the tables, created when missing (default `public`) */
+      schema?: string;
+      maxConnections?: number;
+    };
 
 export type MetastoreDialect = MetastoreConfig['kind'];
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export class Metastore {
   readonly indexes: IndexRepository;
@@ -54,14 +63,42 @@ export class Metastore {
 
 /** Opens the metastore and brings its schema to the latest migration. */
 export async function openMetastore(config: MetastoreConfig): Promise<Metastore> {
-  const db = config.kind === 'sqlite' ? sqliteDb(config.path) : postgresDb(config.url, config.maxConnections ?? 10);
+  const schema = config.kind === 'postgres' ? (config.schema ?? 'public') : undefined;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new RangeError(`invalid metastore schema name [${schema}]`);
+  const db = config.kind === 'sqlite' ? sqliteDb(config.path) : postgresDb(config.url, schema!, config.maxConnections ?? 10);
   try {
-    await migrateToLatest(db as Kysely<unknown>);
+    if (config.kind === 'sqlite') await migrateSqlite(db as Kysely<unknown>);
+    else await migrateToLatest(db as Kysely<unknown>, schema);
   } catch (err) {
     await db.destroy();
     throw err;
   }
   return new Metastore(db, config.kind);
+}
+
+/**
+ * Kysely has no migration lock on SQLite, so two processes opening a fresh file at once race:
+ * the loser fails on a busy database or on tables the winner just created, and its retry then
+ * finds the migrations applied.
+ */
+async function migrateSqlite(db: Kysely<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateToLatest(db);
+      return;
+    } catch (err) {
+      if (attempt >= 5 || !isMigrationRace(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
+function isMigrationRace(err: unknown): boolean {
+  const cause = err instanceof Error ? err.cause : undefined;
+  if (typeof cause !== 'object' || cause === null) return false;
+  const code = 'code' in cause ? String(cause.code) : '';
+  const message = cause instanceof Error ? cause.message : '';
+  return code.startsWith('SQLITE_BUSY') || /already exists|UNIQUE constraint failed: kysely_migration/.test(message);
 }
 
 function sqliteDb(path: string): Kysely<MetastoreSchema> {
@@ -81,7 +118,7 @@ function sqliteDb(path: string): Kysely<MetastoreSchema> {
   return new Kysely<MetastoreSchema>({ dialect: new SqliteDialect({ database }) });
 }
 
-function postgresDb(url: string, maxConnections: number): Kysely<MetastoreSchema> {
+function postgresDb(url: string, schema: string, maxConnections: number): Kysely<MetastoreSchema> {
   // bigint columns (int8) hold epoch milliseconds and counts: read them as numbers, refusing any
   // that a number cannot hold exactly; the override is per pool, not process-wide
   const types = new pg.TypeOverrides();
@@ -90,7 +127,9 @@ function postgresDb(url: string, maxConnections: number): Kysely<MetastoreSchema
     if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${text} does not fit a javascript number`);
     return n;
   });
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections, types });
+  // every connection resolves unqualified table names in the one schema, whatever the server's
+  // default search_path, so tables and migration bookkeeping always land together
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections, types, options: `-c search_path=${schema}` });
   // an idle connection dropped by the server emits 'error'; the next query reports the failure
   pool.on('error', () => undefined);
   return new Kysely<MetastoreSchema>({ dialect: new PostgresDialect({ pool }) });

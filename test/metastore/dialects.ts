@@ -1,6 +1,7 @@
 /**
  * Runs a metastore test body once per dialect: SQLite in a temp dir and a real PostgreSQL server
- * started for this test file. Each test gets a fresh, migrated metastore.
+ * started for this test file. Each test gets a fresh, migrated metastore (its own SQLite file, or
+ * its own schema in the PostgreSQL database created for the file).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,15 @@ import { postgresUnavailable, startPostgres, type PostgresServer } from '../supp
 export type MetastoreTest = (ms: Metastore, config: MetastoreConfig) => Promise<void>;
 export type DefineTest = (name: string, body: MetastoreTest) => void;
 
+/** Dialect suites run side by side; every test has its own store, so nothing is shared. */
 export function eachDialect(define: (it: DefineTest) => void): void {
+  describe('metastore', { concurrency: 2 }, () => {
+    sqliteSuite(define);
+    postgresSuite(define);
+  });
+}
+
+function sqliteSuite(define: (it: DefineTest) => void): void {
   describe('sqlite', () => {
     let dir = '';
     let n = 0;
@@ -28,10 +37,13 @@ export function eachDialect(define: (it: DefineTest) => void): void {
       }),
     );
   });
+}
 
+function postgresSuite(define: (it: DefineTest) => void): void {
   describe('postgres', () => {
     const unavailable = postgresUnavailable();
     let server: PostgresServer | undefined;
+    let n = 0;
     before(async () => {
       if (unavailable === undefined) server = await startPostgres();
     });
@@ -45,7 +57,7 @@ export function eachDialect(define: (it: DefineTest) => void): void {
           t.skip(`postgresql not available: ${unavailable}`);
           return;
         }
-        await run({ kind: 'postgres', url: await server!.newDatabase() }, body);
+        await run({ kind: 'postgres', url: server!.url, schema: `t${++n}` }, body);
       }),
     );
   });

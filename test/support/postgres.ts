@@ -15,6 +15,7 @@ export interface PostgresServer {
   url: string;
   /** a further fresh, empty database on the same server */
   newDatabase(): Promise<string>;
+
   stop(): Promise<void>;
 }
 
@@ -72,7 +73,7 @@ export async function startPostgres(): Promise<PostgresServer> {
 
 async function launch(bindir: string, runAs: RunAs | undefined, dir: string, data: string, port: number): Promise<PostgresServer> {
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
-  for (const setting of ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off']) args.push('-c', setting);
+  for (const setting of ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200']) args.push('-c', setting);
   const child = spawn(join(bindir, 'postgres'), args, {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,9 +12,17 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002_rbac': rbac,
 };
 
-/** Runs every step not yet applied; concurrent callers are serialized by Kysely's migration lock. */
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...MIGRATIONS }) } });
+/**
+ * Runs every step not yet applied; concurrent callers are serialized by Kysely's migration lock.
+ * `schema` (PostgreSQL) pins the bookkeeping tables there: without it Kysely would take such
+ * tables in any schema of the database for its own.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...MIGRATIONS }) },
+    ...(schema !== undefined ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

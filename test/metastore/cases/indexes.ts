@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { IndexNotFoundError, InvalidIndexNameError, ResourceExistsError } from '../../src/common/errors.js';
-import type { NewIndex } from '../../src/metastore/index.js';
-import { eachDialect } from './dialects.js';
+import { IndexNotFoundError, InvalidIndexNameError, ResourceExistsError } from '../../../src/common/errors.js';
+import type { NewIndex } from '../../../src/metastore/index.js';
+import type { DefineTest } from '../dialects.js';
 
 function newIndex(name: string, extra: Partial<NewIndex> = {}): NewIndex {
   return {
@@ -14,7 +14,7 @@ function newIndex(name: string, extra: Partial<NewIndex> = {}): NewIndex {
   };
 }
 
-eachDialect((it) => {
+export function indexCases(it: DefineTest): void {
   it('creates, reads and lists indexes', async (ms) => {
     const created = await ms.indexes.createIndex(newIndex('logs-b'));
     await ms.indexes.createIndex(newIndex('logs-a'));
@@ -109,4 +109,4 @@ eachDialect((it) => {
     await assert.rejects(ms.indexes.createIndex(newIndex('bad', { createdAtMs: 1.5 })), RangeError);
     assert.equal(await ms.indexes.getIndex('bad'), undefined);
   });
-});
+}
