@@ -149,3 +149,13 @@ describe('query DSL: constant_score, dis_max', () => {
     assertParsingError(() => d({ dis_max: { queries: [] } }), 'parsing_exception', /at least one clause/);
   });
 });
+
+describe('query DSL: limits', () => {
+  it('a body nested too deeply is refused', () => {
+    let body: unknown = { match_all: {} };
+    for (let i = 0; i < 99; i++) body = { bool: { must: body } };
+    assert.equal(d(body).kind, 'bool');
+    body = { bool: { must: body } };
+    assert.throws(() => d(body), (e: unknown) => e instanceof BadRequestError && /nested too deeply/.test(e.reason));
+  });
+});

@@ -372,3 +372,10 @@ describe('query string: syntax errors name the position', () => {
     assertSyntaxError('é AND', 5);
   });
 });
+
+describe('query string: limits', () => {
+  it('deeply nested groups fail cleanly instead of exhausting the stack', () => {
+    assert.deepEqual(p('('.repeat(200) + 'a' + ')'.repeat(200)), m('a'));
+    assertSyntaxError('('.repeat(5000) + 'a' + ')'.repeat(5000), 256, /nested groups/);
+  });
+});

@@ -55,3 +55,9 @@ describe('simple_query_string syntax', () => {
     assert.deepEqual(s('x', { fields: ['a^2', 'b'] }), bool({ should: [{ ...m('x', 'a'), boost: 2 }, m('x', 'b')] }));
   });
 });
+
+describe('simple_query_string limits', () => {
+  it('parentheses nested very deep are ignored, not followed', () => {
+    assert.deepEqual(s('('.repeat(5000) + 'a' + ')'.repeat(5000)), m('a'));
+  });
+});

@@ -45,13 +45,21 @@ const KINDS: Readonly<Record<string, QueryKindParser>> = {
   dis_max: parseDisMax,
 };
 
-const context: DslContext = { parseQuery: parseQueryDsl };
+/** Deeper bodies are refused before they can exhaust the stack. */
+export const MAX_QUERY_DEPTH = 100;
 
 /**
  * Parses the value of a search body's `query` key: an object with exactly one key, the query
  * kind, whose value is that kind's object.
  */
 export function parseQueryDsl(body: unknown): Query {
+  return parseAtDepth(body, 1);
+}
+
+function parseAtDepth(body: unknown, depth: number): Query {
+  if (depth > MAX_QUERY_DEPTH) {
+    throw new BadRequestError(`query is nested too deeply: more than ${MAX_QUERY_DEPTH} levels`);
+  }
   if (!isObject(body)) throw new ParsingError('[_na] query malformed, must start with start_object');
   const keys = Object.keys(body);
   const name = keys[0];
@@ -60,6 +68,7 @@ export function parseQueryDsl(body: unknown): Query {
   if (!isObject(value)) throw new ParsingError(`[${name}] query malformed, no start_object after query name`);
   const parse = Object.hasOwn(KINDS, name) ? KINDS[name] : undefined;
   if (!parse) throw unknownQuery(name);
+  const context: DslContext = { parseQuery: (inner) => parseAtDepth(inner, depth + 1) };
   const query = parse(value, context);
   if (keys.length > 1) throw malformed(name);
   return query;

@@ -82,6 +82,9 @@ const RANGE_BOUND: ReadonlySet<TokenKind> = new Set<TokenKind>(['rangeValue', 'r
 
 const COMPARISON = /^(?:>=|<=|>|<)/;
 
+/** Deeper nesting of parentheses is refused before it can exhaust the stack. */
+export const MAX_GROUP_DEPTH = 256;
+
 /**
  * Parses a Lucene query string. An empty (or blank) string matches everything; a syntax error
  * throws `ParsingError` (`query_shard_exception`) with the offset in `details.position`.
@@ -93,6 +96,7 @@ export function parseQueryString(query: string, options: QueryStringOptions = {}
 class QueryStringParser {
   private readonly tokens: Token[];
   private pos = 0;
+  private depth = 0;
   private readonly fields: WeightedField[];
   private readonly operator: 'or' | 'and';
 
@@ -166,7 +170,11 @@ class QueryStringParser {
     }
     if (t.kind !== 'lparen') return this.parseTerm(field);
     this.pos++;
+    if (++this.depth > MAX_GROUP_DEPTH) {
+      throw syntaxError(this.query, `more than ${MAX_GROUP_DEPTH} nested groups`, t.start);
+    }
     const inner = this.parseQuery(field);
+    this.depth--;
     const close = this.peek();
     if (close.kind === 'eof') throw syntaxError(this.query, 'missing closing parenthesis for [(]', t.start);
     if (close.kind !== 'rparen') throw this.unexpected(close);

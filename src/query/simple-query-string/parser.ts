@@ -30,9 +30,13 @@ interface State {
   previousOperation: Occur | null;
   currentOperation: Occur | null;
   not: number;
+  depth: number;
 }
 
 const WHITESPACE = ' \t\n\r';
+
+/** Parentheses nested deeper than this are ignored rather than followed. */
+export const MAX_GROUP_DEPTH = 256;
 
 /** Parses; an input with nothing searchable gives `match_none`. */
 export function parseSimpleQueryString(query: string, options: SimpleQueryStringOptions = {}): Query {
@@ -51,7 +55,7 @@ class SimpleParser {
   }
 
   parse(query: string): Query {
-    const state = newState(query, 0, query.length);
+    const state = newState(query, 0, query.length, 0);
     this.parseSubQuery(state);
     return state.top ?? { kind: 'match_none' };
   }
@@ -92,6 +96,10 @@ class SimpleParser {
   }
 
   private consumeSubQuery(state: State): void {
+    if (state.depth >= MAX_GROUP_DEPTH) {
+      state.index++;
+      return;
+    }
     const start = ++state.index;
     let depth = 1;
     let escaped = false;
@@ -120,7 +128,7 @@ class SimpleParser {
       state.currentOperation = null;
       state.index++;
     } else {
-      const sub = newState(state.data, start, state.index);
+      const sub = newState(state.data, start, state.index, state.depth + 1);
       this.parseSubQuery(sub);
       this.buildQueryTree(state, sub.top);
       state.index++;
@@ -267,6 +275,6 @@ class SimpleParser {
   }
 }
 
-function newState(data: string, start: number, end: number): State {
-  return { data, index: start, end, top: null, previousOperation: null, currentOperation: null, not: 0 };
+function newState(data: string, start: number, end: number, depth: number): State {
+  return { data, index: start, end, top: null, previousOperation: null, currentOperation: null, not: 0, depth };
 }
