@@ -7,7 +7,10 @@ import { parseDateValue } from '../../common/date-math.js';
 import { IndexMapping, METADATA_KEYS, fieldParseError, mapperParsingError, type MappingUpdate, type Scalar } from '../mapping/index.js';
 import type { IndexedDocument, IndexedField } from './indexed-document.js';
 
-/** Deepest object nesting a document may have (Elasticsearch `index.mapping.depth.limit`). */
+/**
+ * Deepest object nesting a document may have, as Elasticsearch's `index.mapping.depth.limit`
+ * counts it: fields of the root object are at depth 1, each inner object adds one.
+ */
 export const MAX_OBJECT_DEPTH = 20;
 
 export interface DocumentIdentity {
@@ -50,8 +53,9 @@ class FieldCollector {
     }
   }
 
+  /** `depth` counts inner objects down to and including this one */
   addObject(path: string, object: Record<string, unknown>, depth: number): void {
-    if (depth > MAX_OBJECT_DEPTH) throw mapperParsingError(`Limit of mapping depth [${MAX_OBJECT_DEPTH}] has been exceeded`);
+    if (depth + 1 > MAX_OBJECT_DEPTH) throw mapperParsingError(`Limit of mapping depth [${MAX_OBJECT_DEPTH}] has been exceeded`);
     this.update.enterObject(path, object);
     for (const key of Object.keys(object)) this.add(`${path}.${key}`, object[key], depth);
   }
