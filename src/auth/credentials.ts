@@ -10,7 +10,8 @@ export type PresentedCredential =
   | { kind: 'unsupported'; reason: string }
   | { kind: 'credential'; value: string };
 
-const SCHEME = /^([A-Za-z]+)[ \t]+(\S+)[ \t]*$/;
+// the credential is the rest of the line: a bootstrap key is any string the operator chose
+const SCHEME = /^([A-Za-z]+)[ \t]+(\S(?:.*\S)?)$/;
 
 export function credentialFromHeader(header: string | string[] | undefined): PresentedCredential {
   if (header === undefined) return { kind: 'none' };
