@@ -31,6 +31,14 @@ interface Setup {
 
 const START_TIMEOUT_MS = 30_000;
 
+/** Waits for its stdin to close (the test process is gone), then stops the server and removes its dir. */
+const WATCHDOG_SCRIPT = [
+  'read _',
+  'kill -INT "$1" 2>/dev/null || exit 0',
+  'while kill -0 "$1" 2>/dev/null; do sleep 0.1; done',
+  'rm -rf "$2"',
+].join('\n');
+
 let databaseCounter = 0;
 
 /** Why no PostgreSQL server can be started here, or undefined when one can. */
@@ -86,17 +94,26 @@ async function launch(bindir: string, runAs: RunAs | undefined, dir: string, dat
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // a test process that dies without its teardown must not leave a server behind
+  // a test process that ends without its teardown must not leave a server behind: on a normal
+  // exit this handler stops it, and when the process is killed the watchdog sees its pipe close
   const onExit = (): void => {
     child.kill('SIGQUIT');
   };
   process.once('exit', onExit);
+  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'svc-pg-watchdog', String(child.pid), dir], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  watchdog.on('error', () => undefined);
+  const release = (): void => {
+    process.removeListener('exit', onExit);
+    watchdog.kill('SIGKILL');
+  };
 
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   try {
     await waitUntilReady(adminUrl, child, () => log);
   } catch (err) {
-    process.removeListener('exit', onExit);
+    release();
     await stopChild(child, exited);
     throw err;
   }
@@ -116,7 +133,7 @@ async function launch(bindir: string, runAs: RunAs | undefined, dir: string, dat
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    process.removeListener('exit', onExit);
+    release();
     await stopChild(child, exited);
     rmSync(dir, { recursive: true, force: true });
   };
@@ -185,7 +202,9 @@ function freePort(): Promise<number> {
 
 function findSetup(): Setup | string {
   const bindir = findBindir();
-  if (!bindir) return 'no postgresql server binaries found (tried pg_config --bindir and /usr/lib/postgresql/*/bin)';
+  if (!bindir) {
+    return 'no postgresql server binaries found (tried $SVC_TEST_POSTGRES_BINDIR, pg_config --bindir, /usr/lib/postgresql/*/bin)';
+  }
   if (process.getuid?.() !== 0) return { bindir, runAs: undefined };
   try {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
@@ -197,6 +216,9 @@ function findSetup(): Setup | string {
 }
 
 function findBindir(): string | undefined {
+  // an explicit choice (e.g. one of several installed versions) is the only candidate
+  const chosen = process.env.SVC_TEST_POSTGRES_BINDIR;
+  if (chosen) return existsSync(join(chosen, 'initdb')) && existsSync(join(chosen, 'postgres')) ? chosen : undefined;
   const candidates: string[] = [];
   try {
     candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
