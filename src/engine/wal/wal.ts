@@ -301,7 +301,10 @@ export class Wal {
     }
   }
 
-  /** Before writing without a replay: a torn tail left in the newest file would read as corruption once a newer file follows. */
+  /**
+   * Run before the first new file when no replay did it: a torn tail left in the newest file
+   * would read as corruption once a newer file follows it.
+   */
   private async checkNewestFile(): Promise<void> {
     const seqs = await listSeqs(this.dir);
     if (seqs.length > 0) await this.checkFile(seqs[seqs.length - 1]!, true);
