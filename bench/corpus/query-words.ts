@@ -18,6 +18,9 @@ export const QUERY_RANKS = {
 /** The wildcard prefix should expand to about this many distinct terms. */
 export const PREFIX_TARGET_TERMS = 300;
 
+/** how many of the newest documents holding a common word are asked for */
+export const NEWEST_COUNT = 100;
+
 /** the word query on the newest slice of the time span covers this last fraction of it */
 export const RECENT_FRACTION = 0.1;
 
@@ -59,6 +62,7 @@ export function tallyWatchFor(q: QueryWords): TallyWatch {
     phrases: [q.phrase],
     prefixes: [q.prefix],
     recent: [{ word: q.recent, fromMs: q.recentFromMs }],
+    newest: [{ word: q.newest, k: NEWEST_COUNT }],
   };
 }
 

@@ -15,6 +15,8 @@ export interface TallyWatch {
   prefixes: readonly string[];
   /** documents holding the word with `_ts` >= fromMs */
   recent: ReadonlyArray<{ word: string; fromMs: number }>;
+  /** the `_ts` of the newest k documents holding the word */
+  newest: ReadonlyArray<{ word: string; k: number }>;
 }
 
 export interface TallyCounts {
@@ -25,6 +27,8 @@ export interface TallyCounts {
   prefixDocs: Record<string, number>;
   prefixTerms: Record<string, number>;
   recent: Record<string, number>;
+  /** newest first */
+  newestTs: Record<string, number[]>;
 }
 
 export class CorpusTally {
@@ -39,6 +43,8 @@ export class CorpusTally {
   private readonly prefixTerms: Array<Set<string>>;
   private readonly conjunctionDocs: Float64Array;
   private readonly recentDocs: Float64Array;
+  private readonly newestRings: Float64Array[];
+  private readonly newestSeen: Float64Array;
   private previous = '';
 
   constructor(private readonly watch: TallyWatch) {
@@ -58,6 +64,8 @@ export class CorpusTally {
     this.prefixTerms = watch.prefixes.map(() => new Set<string>());
     this.conjunctionDocs = new Float64Array(watch.conjunctions.length);
     this.recentDocs = new Float64Array(watch.recent.length);
+    this.newestRings = watch.newest.map((n) => new Float64Array(n.k));
+    this.newestSeen = new Float64Array(watch.newest.length);
   }
 
   /** Counts one document. */
@@ -78,6 +86,12 @@ export class CorpusTally {
     this.watch.recent.forEach(({ word, fromMs }, i) => {
       if (tsMs >= fromMs && this.has(word)) this.recentDocs[i]!++;
     });
+    // documents arrive in rising `_ts` order, so the last k holding the word are the newest
+    this.watch.newest.forEach(({ word, k }, i) => {
+      if (!this.has(word)) return;
+      this.newestRings[i]![this.newestSeen[i]! % k] = tsMs;
+      this.newestSeen[i]!++;
+    });
   }
 
   counts(): TallyCounts {
@@ -90,7 +104,17 @@ export class CorpusTally {
       prefixDocs: Object.fromEntries(this.watch.prefixes.map((p, i) => [p, this.prefixDocs[i]!])),
       prefixTerms: Object.fromEntries(this.watch.prefixes.map((p, i) => [p, this.prefixTerms[i]!.size])),
       recent: Object.fromEntries(this.watch.recent.map((r, i) => [`${r.word} @${r.fromMs}`, this.recentDocs[i]!])),
+      newestTs: Object.fromEntries(this.watch.newest.map((n, i) => [n.word, this.newestOf(i)])),
     };
+  }
+
+  private newestOf(i: number): number[] {
+    const ring = this.newestRings[i]!;
+    const seen = this.newestSeen[i]!;
+    const kept = Math.min(seen, ring.length);
+    const out: number[] = [];
+    for (let j = 1; j <= kept; j++) out.push(ring[(seen - j) % ring.length]!);
+    return out;
   }
 
   private has(word: string): boolean {

@@ -1,0 +1,9 @@
+/**
+ * Query latency measurement: named query cases (each builds its HTTP request from the corpus
+ * facts and checks the answer against the tally) and a runner that times them. New forms of
+ * the same queries (Query DSL, `_msearch`, aggregations) are further lists of cases.
+ */
+export type { QueryCase, QueryContext } from './query-case.js';
+export { queryStringCases } from './query-string-cases.js';
+export { runQueryCases, type QueryCaseResult } from './run-cases.js';
+export { expectTotal, expectHitCount, expectNewest, reportedTotal, firstProblem } from './checks.js';

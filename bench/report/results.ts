@@ -1,0 +1,31 @@
+/** The shape of a benchmark run's JSON results file. */
+import type { DiskUsage, MemorySample } from '../harness/index.js';
+import type { IngestResult } from '../ingest/index.js';
+import type { QueryCaseResult } from '../queries/index.js';
+import type { QueryWords, TallyCounts } from '../corpus/index.js';
+import type { TargetCheck } from './targets.js';
+
+export interface BenchResults {
+  startedAt: string;
+  environment: { node: string; platform: string; cpus: number; cpuModel: string; totalMemoryBytes: number; gitCommit: string | null };
+  options: Record<string, unknown>;
+  corpus: {
+    docs: number;
+    seed: number;
+    batches: number;
+    documentBytes: number;
+    totalBytes: number;
+    avgDocumentLineBytes: number;
+    generateMs: number;
+    queryWords: QueryWords;
+    expected: TallyCounts;
+  };
+  server: { startMs: number; stopMs: number; exitCode: number | null; signal: string | null; killed: boolean };
+  ingest: IngestResult & { visibleDocs: number | null; visibleAfterMs: number | null };
+  flush: { available: boolean; status: number | null; ms: number | null };
+  queries: QueryCaseResult[];
+  memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };
+  disk: DiskUsage & { totalPerRawByte: number; segmentsPerRawByte: number; walPerRawByte: number };
+  targets: TargetCheck[];
+  profiles?: string[];
+}

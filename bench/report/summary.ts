@@ -1,0 +1,51 @@
+/** The human-readable summary of a run printed at its end. */
+import type { BenchResults } from './results.js';
+import { renderTable } from './table.js';
+
+const MiB = 1024 * 1024;
+
+export function renderSummary(r: BenchResults): string {
+  const out: string[] = [];
+  const n = (v: number, d = 0) => v.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+  const mib = (v: number | null) => (v === null ? 'n/a' : `${n(v / MiB, 1)} MiB`);
+
+  out.push(`corpus: ${n(r.corpus.docs)} docs, ${n(r.corpus.documentBytes / 1e6, 1)} MB of document lines (${n(r.corpus.avgDocumentLineBytes, 1)} B each), ${n(r.corpus.totalBytes / 1e6, 1)} MB of NDJSON sent, seed ${r.corpus.seed}`);
+  out.push('');
+  const ing = r.ingest;
+  out.push(renderTable(
+    ['ingest', 'docs/s', 'MB/s', 'seconds'],
+    [
+      ['whole run', n(ing.whole.docsPerSec), n(ing.whole.mbPerSec, 1), n(ing.whole.elapsedMs / 1000, 1)],
+      ['sustained (after first 5 %)', n(ing.sustained.docsPerSec), n(ing.sustained.mbPerSec, 1), n(ing.sustained.elapsedMs / 1000, 1)],
+    ],
+    new Set([1, 2, 3]),
+  ));
+  out.push(`bulk requests: ${ing.requests}, median ${n(ing.requestMs.median, 1)} ms, p90 ${n(ing.requestMs.p90, 1)} ms, max ${n(ing.requestMs.max, 1)} ms; retries ${ing.retries}; failed items ${ing.failedItems}${ing.firstFailure ? ` (${ing.firstFailure})` : ''}`);
+  out.push(`visible after ingest: ${ing.visibleDocs === null ? 'unknown' : n(ing.visibleDocs)} docs${ing.visibleAfterMs !== null ? ` (after ${n(ing.visibleAfterMs)} ms)` : ''}; flush endpoint: ${r.flush.available ? `${n(r.flush.ms ?? 0)} ms` : `not available (status ${r.flush.status ?? 'n/a'})`}`);
+  out.push('');
+  out.push(renderTable(
+    ['query', 'median ms', 'p90 ms', 'took ms', 'hits', 'answer'],
+    r.queries.map((q) => [
+      q.title,
+      q.errors ? 'error' : n(q.medianMs, 1),
+      q.errors ? '' : n(q.p90Ms, 1),
+      q.tookMedianMs === null ? '' : n(q.tookMedianMs, 0),
+      q.hitsTotal === null ? '' : n(q.hitsTotal),
+      q.problem ? `WRONG: ${q.problem}` : 'ok',
+    ]),
+    new Set([1, 2, 3, 4]),
+  ));
+  out.push('');
+  const m = r.memory;
+  out.push(`memory: peak RSS ${mib(m.peakRssBytes)} (VmHWM ${mib(m.highWaterMarkBytes)}, sampled ${mib(m.peakSampledRssBytes)}); after ingest ${mib(m.rssAfterIngestBytes)}, after queries ${mib(m.rssAfterQueriesBytes)}`);
+  const d = r.disk;
+  out.push(`disk after shutdown: ${mib(d.totalBytes)} in ${d.files} files = ${n(d.totalPerRawByte * 100, 1)} % of raw document bytes; segments ${mib(d.segmentBytes)} in ${d.segmentFiles} files (${n(d.segmentsPerRawByte * 100, 1)} %), WAL ${mib(d.walBytes)} in ${d.walFiles} files (${n(d.walPerRawByte * 100, 1)} %), metastore ${mib(d.metastoreBytes)}, other ${mib(d.otherBytes)}`);
+  out.push(`server: started in ${n(r.server.startMs)} ms, SIGTERM to exit ${n(r.server.stopMs)} ms (exit code ${r.server.exitCode ?? 'none'}${r.server.signal ? `, signal ${r.server.signal}` : ''}${r.server.killed ? ', KILLED after timeout' : ''})`);
+  out.push('');
+  out.push(renderTable(
+    ['target', 'goal', 'measured', ''],
+    r.targets.map((t) => [t.name, t.target, t.measured, t.pass === null ? '?' : t.pass ? 'PASS' : 'FAIL']),
+    new Set([2]),
+  ));
+  return out.join('\n');
+}

@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+/**
+ * The benchmark: generates a seeded log corpus, starts the service on a fresh data directory,
+ * bulk-loads the corpus, times a fixed query set, samples memory, stops the service with
+ * SIGTERM (which flushes) and sizes what it left on disk. Prints a table with the targets and
+ * writes the figures as JSON. `--self-check` checks the generator alone.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
+import { HttpClient, MemorySampler, jsonBody, measureDataDir, startServer } from './harness/index.js';
+import { buildBulkBodies, loadBulk } from './ingest/index.js';
+import { queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
+import { checkTargets, renderSummary, renderTable, type BenchResults } from './report/index.js';
+import { monotonicMicros, summarizeProfile, type PhaseWindow } from './profile/index.js';
+import { selfCheck } from './self-check.js';
+
+interface RunOptions {
+  docs: number;
+  seed: number;
+  batch: number;
+  concurrency: number;
+  port: number;
+  keep: boolean;
+  queriesRepeat: number;
+  warmupRounds: number;
+  out?: string;
+  index: string;
+  serverNodeArgs: string;
+  serverEnv: string[];
+  profile: boolean;
+  selfCheck: boolean;
+  selfCheckDocs: number;
+}
+
+/** every query case the run times; further forms of the queries are appended here */
+const QUERY_CASES: readonly QueryCase[] = [...queryStringCases];
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value.replace(/[_,]/g, ''));
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+function repoRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the repository root above the benchmark');
+    dir = parent;
+  }
+  return dir;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function gitCommit(root: string): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function parseEnv(pairs: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new InvalidArgumentError(`--server-env wants KEY=VALUE, got ${pair}`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+async function searchTotal(client: HttpClient, index: string): Promise<number | null> {
+  const res = await client.request({ method: 'GET', path: `/${encodeURIComponent(index)}/_search?size=0&track_total_hits=true` });
+  if (res.status !== 200) return null;
+  return reportedTotal(jsonBody(res, 'count'))?.value ?? null;
+}
+
+/** waits until a search sees every document (the service may make writes visible lazily) */
+async function waitVisible(client: HttpClient, index: string, docs: number, timeoutMs: number) {
+  const started = performance.now();
+  let seen: number | null = null;
+  while (performance.now() - started < timeoutMs) {
+    seen = await searchTotal(client, index);
+    if (seen === docs) return { visibleDocs: seen, visibleAfterMs: performance.now() - started };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { visibleDocs: seen, visibleAfterMs: null };
+}
+
+async function flushIndex(client: HttpClient, index: string): Promise<BenchResults['flush']> {
+  const res = await client.request({ method: 'POST', path: `/${encodeURIComponent(index)}/_flush` }, 1_800_000);
+  if (res.status === 200) return { available: true, status: res.status, ms: res.elapsedMs };
+  return { available: false, status: res.status, ms: null };
+}
+
+async function runBenchmark(o: RunOptions): Promise<boolean> {
+  const root = repoRoot();
+  const startedAt = new Date();
+  const phases: PhaseWindow[] = [];
+  const phase = (name: string) => {
+    const now = monotonicMicros();
+    const open = phases[phases.length - 1];
+    if (open && open.endUs === Infinity) open.endUs = now;
+    if (name) phases.push({ name, startUs: now, endUs: Infinity });
+  };
+
+  log(`generating ${o.docs.toLocaleString('en')} documents (seed ${o.seed})`);
+  const gen = new CorpusGenerator({ seed: o.seed, docs: o.docs });
+  const words = chooseQueryWords(gen);
+  const tally = new CorpusTally(tallyWatchFor(words));
+  const corpus = buildBulkBodies(gen, { batchDocs: o.batch, index: o.index, tally });
+  const expected = tally.counts();
+  log(`corpus ready in ${(corpus.generateMs / 1000).toFixed(1)} s: ${(corpus.totalBytes / 1e6).toFixed(1)} MB in ${corpus.bodies.length} bulk bodies`);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  const dataDir = path.join(tmp, 'data');
+  const profileDir = path.join(tmp, 'profiles');
+  const nodeArgs = o.serverNodeArgs.split(/\s+/).filter(Boolean);
+  if (o.profile) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  const serverStart = performance.now();
+  const server = await startServer({
+    repoRoot: root,
+    dataDir,
+    port: o.port,
+    logFile: path.join(tmp, 'server.log'),
+    nodeArgs,
+    // flushing a large memtable on shutdown may take longer than the default timeout
+    env: { SVC_SHUTDOWN_TIMEOUT_SECONDS: '1800', ...parseEnv(o.serverEnv) },
+    startTimeoutMs: 60_000,
+  });
+  const startMs = performance.now() - serverStart;
+  log(`service pid ${server.pid} listening on ${server.url} (data in ${dataDir})`);
+  const memory = new MemorySampler(server.pid);
+  memory.start(200);
+  const client = new HttpClient(server.url, o.concurrency);
+
+  let stopped: Awaited<ReturnType<typeof server.stop>> | undefined;
+  try {
+    phase('ingest');
+    let nextReport = 0.1;
+    const ingest = await loadBulk(client, corpus, {
+      concurrency: o.concurrency,
+      warmupFraction: 0.05,
+      onProgress: (acked, ms) => {
+        if (acked / corpus.docs < nextReport) return;
+        nextReport += 0.1;
+        log(`ingested ${acked.toLocaleString('en')} docs in ${(ms / 1000).toFixed(1)} s (${Math.round(acked / (ms / 1000)).toLocaleString('en')} docs/s)`);
+      },
+    });
+    phase('visibility');
+    const visible = await waitVisible(client, o.index, corpus.docs, 120_000);
+    const rssAfterIngest = memory.sample() ?? null;
+    log(`visible: ${visible.visibleDocs} docs`);
+
+    phase('flush');
+    const flush = await flushIndex(client, o.index);
+    log(flush.available ? `flushed in ${flush.ms!.toFixed(0)} ms` : `no flush endpoint (status ${flush.status}); the shutdown flushes`);
+
+    phase('queries');
+    const queries = await runQueryCases(client, QUERY_CASES, { index: o.index, words, expected }, { repeats: o.queriesRepeat, warmupRounds: o.warmupRounds });
+    const rssAfterQueries = memory.sample() ?? null;
+    const hwm = memory.highWaterMarkBytes() ?? null;
+    memory.stop();
+
+    phase('shutdown');
+    client.close();
+    stopped = await server.stop(1_900_000);
+    phase('');
+    log(`service stopped in ${(stopped.stopMs / 1000).toFixed(1)} s (code ${stopped.code}, signal ${stopped.signal})`);
+
+    const disk = measureDataDir(dataDir);
+    const raw = corpus.documentBytes;
+    const peaks = [hwm, memory.peakSampledBytes ?? null].filter((v): v is number => v !== null);
+    const measured: Omit<BenchResults, 'targets'> = {
+      startedAt: startedAt.toISOString(),
+      environment: {
+        node: process.version,
+        platform: `${os.platform()} ${os.release()}`,
+        cpus: os.availableParallelism(),
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        totalMemoryBytes: os.totalmem(),
+        gitCommit: gitCommit(root),
+      },
+      options: { ...o },
+      corpus: {
+        docs: corpus.docs,
+        seed: o.seed,
+        batches: corpus.bodies.length,
+        documentBytes: corpus.documentBytes,
+        totalBytes: corpus.totalBytes,
+        avgDocumentLineBytes: corpus.documentBytes / corpus.docs,
+        generateMs: corpus.generateMs,
+        queryWords: words,
+        expected,
+      },
+      server: { startMs, stopMs: stopped.stopMs, exitCode: stopped.code, signal: stopped.signal, killed: stopped.killed },
+      ingest: { ...ingest, ...visible },
+      flush,
+      queries,
+      memory: {
+        peakRssBytes: peaks.length ? Math.max(...peaks) : null,
+        highWaterMarkBytes: hwm,
+        peakSampledRssBytes: memory.peakSampledBytes ?? null,
+        rssAfterIngestBytes: rssAfterIngest,
+        rssAfterQueriesBytes: rssAfterQueries,
+        timeline: memory.timeline,
+      },
+      disk: { ...disk, totalPerRawByte: disk.totalBytes / raw, segmentsPerRawByte: disk.segmentBytes / raw, walPerRawByte: disk.walBytes / raw },
+    };
+    const results: BenchResults = { ...measured, targets: checkTargets(measured) };
+
+    const outFile = o.out ?? path.join(root, 'bench', 'results', `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+    fs.mkdirSync(path.dirname(outFile), { recursive: true });
+    if (o.profile) results.profiles = keepProfiles(profileDir, outFile, phases);
+    fs.writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+
+    process.stdout.write(`\n${renderSummary(results)}\n\nresults: ${outFile}\n`);
+    if (o.keep) process.stdout.write(`kept: ${tmp} (data dir, server.log${o.profile ? ', profiles' : ''})\n`);
+    return queries.every((q) => !q.problem) && ingest.failedItems === 0;
+  } finally {
+    client.close();
+    memory.stop();
+    if (!stopped && server.running()) await server.stop(60_000);
+    if (!o.keep) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** copies the profiles beside the results file and prints where the service spent its time */
+function keepProfiles(profileDir: string, outFile: string, phases: readonly PhaseWindow[]): string[] {
+  if (!fs.existsSync(profileDir)) return [];
+  const kept: string[] = [];
+  for (const name of fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+    const dest = outFile.replace(/\.json$/, '') + (kept.length ? `-${kept.length}` : '') + '.cpuprofile';
+    fs.copyFileSync(path.join(profileDir, name), dest);
+    kept.push(dest);
+    for (const s of summarizeProfile(dest, phases, 15)) {
+      if (s.totalMs === 0) continue;
+      process.stdout.write(`\nprofile, ${s.phase}: ${(s.totalMs / 1000).toFixed(1)} s of samples on the main thread\n`);
+      const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+      process.stdout.write(renderTable(['self time by file', 'ms', 'share'], s.files.slice(0, 10).map((f) => [f.key, f.ms.toFixed(0), pct(f.share)]), new Set([1, 2])) + '\n\n');
+      process.stdout.write(renderTable(['self time by function', 'ms', 'share'], s.functions.map((f) => [f.key, f.ms.toFixed(0), pct(f.share)]), new Set([1, 2])) + '\n');
+    }
+  }
+  return kept;
+}
+
+const program = new Command('bench')
+  .description('benchmark the service: ingest throughput, query latency, memory and bytes on disk')
+  .option('--docs <n>', 'documents in the corpus', integer(1), 1_000_000)
+  .option('--seed <n>', 'corpus seed', integer(0), 42)
+  .option('--batch <n>', 'documents per _bulk request', integer(1), 5000)
+  .option('--concurrency <n>', '_bulk requests in flight', integer(1), 4)
+  .option('--port <n>', 'port for the service (0: any free port)', integer(0), 0)
+  .option('--keep', 'keep the temporary data directory and server log', false)
+  .option('--queries-repeat <n>', 'timed repeats of each query', integer(1), 30)
+  .option('--warmup-rounds <n>', 'untimed rounds over all queries first', integer(0), 3)
+  .option('--out <file>', 'results file (default bench/results/<timestamp>.json)')
+  .option('--index <name>', 'index to load', 'bench-logs')
+  .option('--server-node-args <args>', 'extra node flags for the service, space-separated', '')
+  .option('--server-env <KEY=VALUE...>', 'extra environment for the service (e.g. SVC_MEMTABLE_MAX_BYTES=...)', [])
+  .option('--profile', 'run the service with --cpu-prof and print where its time goes', false)
+  .option('--self-check', 'check the corpus generator only, without a service', false)
+  .option('--self-check-docs <n>', 'documents the self-check generates', integer(100), 20_000);
+
+program.parse(process.argv);
+const options = program.opts<RunOptions>();
+const run = options.selfCheck ? Promise.resolve(selfCheck(options.selfCheckDocs, options.seed)) : runBenchmark(options);
+run.then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
