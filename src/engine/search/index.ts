@@ -1,15 +1,16 @@
 /**
- * Query execution over segments. Per segment the query AST is planned against the segment's
- * field types (plan.ts) and evaluated to a sorted Uint32Array of doc ids (evaluate.ts); counts are
- * set lengths; the top `from + size` hits are collected per segment, merged across segments, and
- * only the final page's sources are read. Nothing here reads JSON sources to decide a match.
- *
+ * Query execution over segments: per segment the AST is planned against the segment's field
+ * types and evaluated to a sorted Uint32Array of doc ids; counts are set lengths; the top
+ * `from + size` hits are collected per segment, merged, and only the final page's sources read.
+ */
+
+/*
  * Matching, by query kind and the field's type in the segment (a field the segment lacks: no docs;
  * a field name with `*`: every matching field, values that do not fit a field's type ignored):
  * - match: text fields analyze with `tokenize` and combine tokens by operator and
  *   minimum_should_match (a query token repeated counts as often as it occurs); keyword fields
- *   compare the whole text; long/double/date/boolean parse the text (unparseable: no docs); date
- *   values cover what they name (a date-only string the whole day, as ES term queries do).
+ *   compare the whole text; long/double/date/boolean parse the text (unparseable: a 400, or no
+ *   docs with `lenient`); date values cover what they name (a date-only string the whole day).
  * - phrase / phrase_prefix: token positions, slop as in Lucene's sloppy phrase (a swap costs 2);
  *   the prefix slot expands to at most max_expansions terms. On keyword fields: the whole value.
  * - term / terms: not analyzed; a value that does not fit a numeric, date or boolean field is a 400.
@@ -28,7 +29,8 @@
  * Sorting: the default is `_ts` desc then `_doc` desc (newest first). Ties on the given keys are
  * broken by doc position (segment order, then doc id) in the direction of the first key. A `_doc`
  * sort value is `segmentOrder * 2^32 + docId`. Segments whose `_ts` range cannot satisfy the
- * query's time bounds are skipped unread (`stats.segmentsSkipped`).
+ * query's time bounds are skipped unread (`stats.segmentsSkipped`). Totals are always counted
+ * exactly (a set length); a numeric track_total_hits only caps what is reported.
  */
 export { executeSearch, countMatches, matchSegment } from './execute.js';
 export type { CountResult, MatchOptions } from './execute.js';

@@ -67,8 +67,11 @@ function textSortError(field: string): BadRequestError {
  */
 export class SegmentSort {
   readonly keys: CmpKey[];
+  /** true when ties end in descending doc order (a later match wins a tie) */
+  readonly docOrderDescending: boolean;
   private readonly base: number;
   private ids: BigUint64Array | null = null;
+  private columns: Float64Array[] | null = null;
 
   constructor(
     readonly effective: readonly EffectiveSortKey[],
@@ -80,7 +83,9 @@ export class SegmentSort {
   ) {
     this.base = segmentOrder * SEGMENT_STRIDE;
     this.keys = [];
-    comparisonKeys(effective).forEach((k, index) => this.bind(k, index < effective.length ? index : -1));
+    const cmp = comparisonKeys(effective);
+    cmp.forEach((k, index) => this.bind(k, index < effective.length ? index : -1));
+    this.docOrderDescending = cmp.find((k) => k.field === '_doc')!.order === 'desc';
   }
 
   private bind(k: EffectiveSortKey, key: number): void {
@@ -165,8 +170,31 @@ export class SegmentSort {
     return this.normalize(k, this.raw(k, i));
   }
 
+  /**
+   * Reads every key of every match once into flat arrays, so that the many comparisons of a
+   * top-k over a large match set are plain array reads.
+   */
+  materialize(): void {
+    const n = this.docs.length;
+    this.columns = this.keys.map((k) => {
+      const col = new Float64Array(n);
+      for (let i = 0; i < n; i++) col[i] = this.value(k, i);
+      return col;
+    });
+  }
+
   /** Negative when match `i` sorts before match `j`. */
   compare(i: number, j: number): number {
+    const columns = this.columns;
+    if (columns !== null) {
+      for (let c = 0; c < columns.length; c++) {
+        const col = columns[c]!;
+        const a = col[i]!;
+        const b = col[j]!;
+        if (a !== b) return a < b ? -1 : 1;
+      }
+      return 0;
+    }
     for (const k of this.keys) {
       const a = this.value(k, i);
       const b = this.value(k, j);

@@ -17,9 +17,14 @@ export function topK(
   const heap = new Int32Array(Math.min(k, count));
   const cap = heap.length;
   if (cap === 0) return heap;
+  // worth it when there are many more matches than kept hits
+  if (count > cap * 4) sort.materialize();
   let size = 0;
-  for (let i = 0; i < count; i++) {
-    if ((i & TICK_MASK) === TICK_MASK) deadline.check();
+  // visit matches best-first on ties, so that equal keys rarely displace a kept hit
+  const backwards = sort.docOrderDescending;
+  for (let step = 0; step < count; step++) {
+    if ((step & TICK_MASK) === TICK_MASK) deadline.check();
+    const i = backwards ? count - 1 - step : step;
     if (after !== null && !sort.isAfter(i, after)) continue;
     if (size < cap) {
       // sift up: parents are worse than or equal to their children
