@@ -3,7 +3,7 @@
  * ends with a fixed 16-byte trailer: u32 footer length · u32 CRC-32 of the footer · u32 format
  * version · "SVSG". See index.ts for the footer's fields.
  */
-import { crc32 } from '../../common/crc32.js';
+import { checksum } from './checksum.js';
 import type { FieldType } from '../segment-reader.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
@@ -22,6 +22,7 @@ export const FLAG_POSITIONS = 2;
 export const FLAG_NUMERIC = 4;
 export const FLAG_ORDINALS = 8;
 export const FLAG_PRESENCE_ALL = 16;
+export const FLAG_DERIVED_POSTINGS = 32;
 
 /** Where a blob lies, with the CRC-32 of its bytes. */
 export interface BlobRef {
@@ -135,16 +136,12 @@ export function encodeFooter(f: Footer): Uint8Array {
     }
   }
   const bodyLen = w.length;
-  const crc = crc32Of(w);
+  const crc = checksum(w.view8());
   w.u32(bodyLen);
   w.u32(crc);
   w.u32(FORMAT_VERSION);
   w.bytes(MAGIC);
   return w.toBytes();
-}
-
-function crc32Of(w: ByteWriter): number {
-  return crc32(w.raw(), 0, w.length);
 }
 
 export interface Trailer {

@@ -129,25 +129,42 @@ function decodeDeflated(compressed: Uint8Array, count: number, offsets: Uint32Ar
   } catch {
     throw new FormatError('positions do not inflate');
   }
-  let p = 0;
-  const next = (): number => {
-    let v = 0;
-    let shift = 0;
-    for (;;) {
-      if (p >= raw.length) throw new FormatError('positions past end of data');
-      const b = raw[p++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return v;
-      shift += 7;
-      if (shift > 28) throw new FormatError('varint too long');
-    }
-  };
-  for (let i = 1; i <= count; i++) offsets[i] = next();
+  let p = readVarints(raw, 0, offsets, 1, count);
   const total = freqsToOffsets(offsets, count);
   const positions = new Uint32Array(total);
-  for (let i = 0; i < total; i++) positions[i] = next();
+  p = readVarints(raw, p, positions, 0, total);
+  if (p !== raw.length) throw new FormatError('trailing bytes after positions');
   gapsToPositions(offsets, positions, count);
   return { offsets, positions };
+}
+
+/** Reads `n` varints (each below 2^32) from bytes[pos] into out[at...]; returns the end. */
+function readVarints(bytes: Uint8Array, pos: number, out: Uint32Array, at: number, n: number): number {
+  const end = bytes.length;
+  for (let i = 0; i < n; i++) {
+    if (pos >= end) throw new FormatError('positions past end of data');
+    let b = bytes[pos++]!;
+    if (b < 0x80) {
+      out[at + i] = b;
+      continue;
+    }
+    let v = b & 0x7f;
+    let shift = 7;
+    for (;;) {
+      if (pos >= end) throw new FormatError('positions past end of data');
+      b = bytes[pos++]!;
+      if (shift === 28) {
+        if (b > 0x0f) throw new FormatError('varint too long');
+        v += b * 0x10000000;
+        break;
+      }
+      v |= (b & 0x7f) << shift;
+      if (b < 0x80) break;
+      shift += 7;
+    }
+    out[at + i] = v;
+  }
+  return pos;
 }
 
 /** Turns offsets[1..count] holding freq - 1 into running offsets; returns the total. */

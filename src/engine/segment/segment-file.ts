@@ -5,13 +5,14 @@
  * of decoded term blocks, doc blocks and columns.
  */
 import fs from 'node:fs';
-import { crc32 } from '../../common/crc32.js';
+import { checksum } from './checksum.js';
 import { CorruptionError } from '../../common/errors.js';
 import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { FormatError } from './byte-reader.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
 import { decodeDocBlock, docText, type DocBlock } from './doc-store.js';
 import {
+  FLAG_DERIVED_POSTINGS,
   FLAG_POSITIONS,
   FLAG_PRESENCE_ALL,
   HEADER_BYTES,
@@ -24,7 +25,7 @@ import {
 } from './footer.js';
 import { Lru } from './lru.js';
 import { decodeDocIds, decodePositions } from './postings-codec.js';
-import { decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
+import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-writer.js';
 
 const TERM_BLOCK_CACHE_ENTRIES = 512;
@@ -37,6 +38,8 @@ const EMPTY_DOCS = new Uint32Array(0);
 let scratch = new Uint8Array(64 << 10);
 
 interface TermRef {
+  entry: FieldEntry;
+  b: number;
   block: TermBlock;
   i: number;
 }
@@ -86,7 +89,7 @@ export class SegmentFile implements SegmentReader {
         const start = size - TRAILER_BYTES - trailer.footerLength;
         if (start < HEADER_BYTES) throw new FormatError('footer length out of range');
         const bytes = readFully(fd, start, trailer.footerLength, false);
-        if (crc32(bytes) !== trailer.footerCrc) throw new FormatError('footer checksum mismatch');
+        if (checksum(bytes) !== trailer.footerCrc) throw new FormatError('footer checksum mismatch');
         return decodeFooter(bytes, size);
       });
       return new SegmentFile(filePath, id, fd, size, footer);
@@ -134,6 +137,7 @@ export class SegmentFile implements SegmentReader {
     const ref = this.lookup(field, term);
     if (ref === null) return null;
     const { block, i } = ref;
+    if (ref.entry.flags & FLAG_DERIVED_POSTINGS) return this.derivedPostings(ref);
     return guard(this.filePath, () => {
       const single = block.singleDoc[i]!;
       if (single >= 0) return Uint32Array.of(this.checkDoc(single));
@@ -161,6 +165,20 @@ export class SegmentFile implements SegmentReader {
       const { offsets, positions } = decodePositions(bytes, docsLen, end, docs.length, block.posMode[i]!);
       return { docs, offsets, positions };
     });
+  }
+
+  /** The docs whose ordinal is the term's rank in the dictionary. */
+  private derivedPostings(ref: TermRef): Uint32Array {
+    const ords = this.ordinals(ref.entry.name)?.ords;
+    const docFreq = ref.block.docFreq[ref.i]!;
+    const rank = ref.b * TERMS_PER_BLOCK + ref.i;
+    const out = new Uint32Array(docFreq);
+    let k = 0;
+    if (ords) {
+      for (let d = 0; d < ords.length && k < docFreq; d++) if (ords[d] === rank) out[k++] = d;
+    }
+    if (k !== docFreq) throw new CorruptionError(this.filePath, `postings of a term of ${ref.entry.name} do not match its ordinals`);
+    return out;
   }
 
   private checkDoc(doc: number): number {
@@ -222,13 +240,16 @@ export class SegmentFile implements SegmentReader {
       block = guard(this.filePath, () => {
         const start = ds.offsets[b]!;
         const bytes = this.read(start, ds.offsets[b + 1]! - start);
-        if (crc32(bytes) !== ds.crcs[b]) throw new FormatError(`doc block ${b} checksum mismatch`);
+        if (checksum(bytes) !== ds.crcs[b]) throw new FormatError(`doc block ${b} checksum mismatch`);
         return decodeDocBlock(bytes, ds.firstDocs[b + 1]! - ds.firstDocs[b]!);
       });
       this.docBlocks.set(key, block);
     }
-    const stripped = block.stripped[doc - ds.firstDocs[lo]!] === 1;
-    return docText(block, doc - ds.firstDocs[lo]!, stripped ? this.numeric('_ts')![doc]! : 0, stripped ? this.numeric('_lid')![doc]! : 0);
+    const i = doc - ds.firstDocs[lo]!;
+    // the columns are needed only for a stripped suffix
+    const plain = block.suffixes[i] === 0;
+    const b = block;
+    return guard(this.filePath, () => docText(b, i, plain ? 0 : this.numeric('_ts')![doc]!, plain ? 0 : this.numeric('_lid')![doc]!));
   }
 
   private cachedColumn<T>(key: string, load: () => T & { byteLength?: number }): T {
@@ -248,7 +269,7 @@ export class SegmentFile implements SegmentReader {
     if (b < 0) return null;
     const block = this.termBlock(entry, b);
     const i = lowerBound(block.terms, term);
-    return i < block.terms.length && block.terms[i] === term ? { block, i } : null;
+    return i < block.terms.length && block.terms[i] === term ? { entry, b, block, i } : null;
   }
 
   private termBlock(entry: FieldEntry, b: number): TermBlock {
@@ -258,8 +279,8 @@ export class SegmentFile implements SegmentReader {
     const index = entry.terms!;
     const block = guard(this.filePath, () => {
       const bytes = this.read(index.offsets[b]!, index.lengths[b]!);
-      if (crc32(bytes) !== index.crcs[b]) throw new FormatError(`term block ${b} of ${entry.name} checksum mismatch`);
-      return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0);
+      if (checksum(bytes) !== index.crcs[b]) throw new FormatError(`term block ${b} of ${entry.name} checksum mismatch`);
+      return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0, (entry.flags & FLAG_DERIVED_POSTINGS) !== 0);
     });
     this.termBlocks.set(key, block);
     return block;
@@ -269,7 +290,7 @@ export class SegmentFile implements SegmentReader {
   private decodeBlob<T>(ref: BlobRef, decode: (bytes: Uint8Array) => T): T {
     return guard(this.filePath, () => {
       const bytes = this.read(ref.offset, ref.length);
-      if (crc32(bytes) !== ref.crc) throw new FormatError(`checksum mismatch at offset ${ref.offset}`);
+      if (checksum(bytes) !== ref.crc) throw new FormatError(`checksum mismatch at offset ${ref.offset}`);
       return decode(bytes);
     });
   }

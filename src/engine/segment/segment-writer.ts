@@ -5,13 +5,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { crc32 } from '../../common/crc32.js';
-import type { FieldInfo, PositionPostings, SegmentReader } from '../segment-reader.js';
+import { checksum } from './checksum.js';
+import type { FieldInfo, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { ByteWriter } from './byte-writer.js';
 import { encodeIdColumn, encodeNumericColumn, encodeOrdinalColumn } from './column-codec.js';
 import { DOC_BLOCK_TARGET_BYTES, encodeDocBlock } from './doc-store.js';
 import { FileSink } from './file-sink.js';
 import {
+  FLAG_DERIVED_POSTINGS,
   FLAG_NUMERIC,
   FLAG_ORDINALS,
   FLAG_POSITIONS,
@@ -59,6 +60,9 @@ function below(docs: Uint32Array, limit: number): Uint32Array {
   return docs.subarray(0, lo);
 }
 
+/** Keyword fields with at most this many terms may read postings off their ordinal column. */
+const DERIVED_MAX_TERMS = 1024;
+
 function allNaN(n: number): Float64Array {
   return new Float64Array(n).fill(NaN);
 }
@@ -80,7 +84,7 @@ class SegmentSerializer {
   private put(bytes: Uint8Array): BlobRef {
     const offset = this.sink.position;
     this.sink.write(bytes);
-    return { offset, length: bytes.length, crc: crc32(bytes) };
+    return { offset, length: bytes.length, crc: checksum(bytes) };
   }
 
   async write(): Promise<{ sizeBytes: number; info: Omit<SegmentFileInfo, 'id' | 'sizeBytes'> }> {
@@ -129,7 +133,7 @@ class SegmentSerializer {
     const flush = async (endDoc: number): Promise<void> => {
       const first = firstDocs[firstDocs.length - 1]!;
       const block = encodeDocBlock(texts, ts.subarray(first, endDoc), lid.subarray(first, endDoc));
-      crcs.push(crc32(block));
+      crcs.push(checksum(block));
       this.sink.write(block);
       firstDocs.push(endDoc);
       offsets.push(this.sink.position);
@@ -179,7 +183,8 @@ class SegmentSerializer {
 
     const ordinals = src.ordinals(f.name);
     const withPositions = f.type === 'text';
-    const dict = new TermDictWriter(withPositions);
+    const derived = ordinals !== null && this.canDerivePostings(f.name, ordinals, present.length);
+    const dict = new TermDictWriter(withPositions, derived);
     // the ordinal column's terms are usually exactly the term dictionary: then they are not repeated
     let sharedTerms = ordinals !== null;
     let k = 0;
@@ -199,7 +204,9 @@ class SegmentSerializer {
         continue;
       }
       if (sharedTerms && ordinals!.terms[k++] !== term) sharedTerms = false;
-      if (docs.length === 1) {
+      if (derived) {
+        dict.addDerived(term, docs.length);
+      } else if (docs.length === 1) {
         dict.addSingle(term, docs[0]!, positions && positions.positions.subarray(positions.offsets[0]!, positions.offsets[1]!));
       } else {
         const blob = this.blob;
@@ -220,13 +227,37 @@ class SegmentSerializer {
       entry.terms = index;
       entry.flags |= FLAG_TERMS;
       if (withPositions) entry.flags |= FLAG_POSITIONS;
+      if (derived) entry.flags |= FLAG_DERIVED_POSTINGS;
     }
 
     if (ordinals !== null) {
       entry.flags |= FLAG_ORDINALS;
+      if (derived && !sharedTerms) throw new Error(`ordinals of ${f.name} changed while writing`);
       entry.ordinals = this.put(encodeOrdinalColumn(ordinals, n, sharedTerms && index.numTerms > 0));
     }
     return entry;
+  }
+
+  /**
+   * True when the ordinal column alone gives the field's postings: each doc holding the field
+   * holds exactly one term (so its first value), and the ordinal terms are the dictionary. Kept
+   * to fields with few terms, where a scan of the column per lookup is cheap next to the blobs
+   * it saves.
+   */
+  private canDerivePostings(field: string, ordinals: OrdinalColumn, presenceCount: number): boolean {
+    const n = this.numDocs;
+    if (presenceCount === 0 || ordinals.terms.length > DERIVED_MAX_TERMS) return false;
+    let pairs = 0;
+    let k = 0;
+    for (const term of this.source.terms(field)) {
+      const docs = below(this.source.postings(field, term) ?? new Uint32Array(0), n);
+      if (docs.length === 0 || ordinals.terms[k++] !== term) return false;
+      pairs += docs.length;
+    }
+    if (k !== ordinals.terms.length || pairs !== presenceCount) return false;
+    let withOrd = 0;
+    for (let d = 0; d < n; d++) if (ordinals.ords[d]! >= 0) withOrd++;
+    return withOrd === presenceCount;
   }
 }
 

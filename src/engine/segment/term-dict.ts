@@ -6,14 +6,18 @@
  *   u8 flags (bit 0: strings are UTF-16LE, else UTF-8; bit 1: the rest is raw-deflated) ·
  *   varint count · varint blobBase (file offset of the block's first posting blob) · per term:
  *   varint shared prefix bytes · varint suffix bytes · suffix · varint docFreq ·
+ *     fields with derived postings: nothing more
  *     docFreq 1: varint doc · [text fields: varint freq · varint position gaps (first absolute)]
  *     otherwise: varint docsLen · [text fields: varint positionsLen * 2 + positions mode]
  *
+ * Suffix bytes: varint (length * 2 + hex) · the bytes, or with hex set (UTF-8 suffixes of 2+
+ * lowercase hex digits: numbers, ids, hashes) two digits per byte, the first in the low nibble.
  * Terms held by one doc (most of a log's distinct tokens) live inline: no blob, no second read.
- * A term's blob starts where the previous blob ends.
+ * A term's blob starts where the previous blob ends. Single-valued keyword fields with few terms
+ * store no blobs at all: their postings are read off the ordinal column ("derived").
  */
 import zlib from 'node:zlib';
-import { crc32 } from '../../common/crc32.js';
+import { checksum } from './checksum.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
 import { UTF16, UTF8, decodeString, encodeString, isWellFormed, type StringEncoding } from './strings.js';
@@ -45,10 +49,23 @@ export class TermDictWriter {
   private readonly body = new ByteWriter(4096);
   private blobBase = -1;
 
-  constructor(private readonly hasPositions: boolean) {}
+  constructor(
+    private readonly hasPositions: boolean,
+    /** postings come from the ordinal column: entries hold the docFreq only */
+    private readonly derived = false,
+  ) {}
+
+  /** Adds the next term (ascending) of a field whose postings are derived from its ordinals. */
+  addDerived(term: string, docFreq: number): void {
+    const e = this.entry;
+    e.clear();
+    e.varint(docFreq);
+    this.push(term);
+  }
 
   /** Adds the next term (ascending) held by 2+ docs; its blob was written at `blobOffset`. */
   add(term: string, docFreq: number, blobOffset: number, docsLen: number, posLen: number, posMode: number): void {
+    if (this.derived) throw new Error('derived postings take no blob');
     if (this.blobBase < 0) this.blobBase = blobOffset;
     const e = this.entry;
     e.clear();
@@ -100,8 +117,14 @@ export class TermDictWriter {
       let shared = 0;
       while (shared < max && prev[shared] === cur[shared]) shared++;
       b.varint(shared);
-      b.varint(cur.length - shared);
-      b.bytes(cur.subarray(shared));
+      const suffix = cur.subarray(shared);
+      if (enc === UTF8 && isHexText(suffix)) {
+        b.varint(suffix.length * 2 + 1);
+        packHex(b, suffix);
+      } else {
+        b.varint(suffix.length * 2);
+        b.bytes(suffix);
+      }
       b.bytes(this.entries[i]!);
       prev = cur;
     }
@@ -117,7 +140,7 @@ export class TermDictWriter {
     }
     this.firstTerms.push(terms[0]!);
     this.lengths.push(w.length - start);
-    this.crcs.push(crc32(w.raw(), start, w.length));
+    this.crcs.push(checksum(w.raw().subarray(start, w.length)));
     this.pending = [];
     this.entries.length = 0;
     this.blobBase = -1;
@@ -161,7 +184,7 @@ export interface TermBlock {
 
 let termScratch = new Uint8Array(1024);
 
-export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean): TermBlock {
+export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, derived: boolean): TermBlock {
   if (stored.length < 1) throw new FormatError('empty term block');
   const flags = stored[0]!;
   const enc = flags & FLAG_UTF16 ? UTF16 : UTF8;
@@ -192,7 +215,8 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean): Term
   let prevLen = 0;
   for (let i = 0; i < count; i++) {
     const shared = r.varint();
-    const suffix = r.varint();
+    const suffixCode = r.varint();
+    const suffix = Math.floor(suffixCode / 2);
     if (shared > prevLen) throw new FormatError('bad term prefix');
     const len = shared + suffix;
     if (len > termScratch.length) {
@@ -200,13 +224,17 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean): Term
       next.set(termScratch.subarray(0, prevLen));
       termScratch = next;
     }
-    termScratch.set(r.bytesView(suffix), shared);
+    if (suffixCode % 2 === 1) unpackHex(r.bytesView((suffix + 1) >>> 1), termScratch, shared, suffix);
+    else termScratch.set(r.bytesView(suffix), shared);
     block.terms[i] = decodeString(termScratch, 0, len, enc);
     prevLen = len;
     const docFreq = r.varint();
     block.docFreq[i] = docFreq;
     block.blobOffset[i] = blob;
-    if (docFreq === 1) {
+    if (docFreq === 0) throw new FormatError('term without docs');
+    if (derived) {
+      block.singleDoc[i] = -1;
+    } else if (docFreq === 1) {
       block.singleDoc[i] = r.varint();
       if (hasPositions) {
         const freq = r.varint();
@@ -217,7 +245,6 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean): Term
         }
       }
     } else {
-      if (docFreq === 0) throw new FormatError('term without docs');
       block.singleDoc[i] = -1;
       const docsLen = r.varint();
       let posLen = 0;
@@ -234,6 +261,33 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean): Term
   }
   block.singlePositions = Uint32Array.from(singlePositions);
   return block;
+}
+
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+const HEX_VALUE = new Int8Array(256).fill(-1);
+HEX_DIGITS.forEach((c, i) => (HEX_VALUE[c] = i));
+
+/** Only lowercase hex digits (numbers, ids, hashes: most of a log's one-off tokens). */
+function isHexText(bytes: Uint8Array): boolean {
+  if (bytes.length < 2) return false;
+  for (let i = 0; i < bytes.length; i++) if (HEX_VALUE[bytes[i]!]! < 0) return false;
+  return true;
+}
+
+/** Two hex digits per byte, the first in the low nibble. */
+function packHex(out: ByteWriter, bytes: Uint8Array): void {
+  for (let i = 0; i < bytes.length; i += 2) {
+    const lo = HEX_VALUE[bytes[i]!]!;
+    const hi = i + 1 < bytes.length ? HEX_VALUE[bytes[i + 1]!]! : 0;
+    out.u8(lo | (hi << 4));
+  }
+}
+
+function unpackHex(packed: Uint8Array, out: Uint8Array, at: number, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const b = packed[i >>> 1]!;
+    out[at + i] = HEX_DIGITS[i & 1 ? b >>> 4 : b & 15]!;
+  }
 }
 
 /** Index of the block that would hold `term`: the last whose first term is <= term, or -1. */
