@@ -22,6 +22,7 @@ import { tokenize } from '../analysis/index.js';
 import type { FieldType, PositionPostings, SegmentReader } from '../segment-reader.js';
 import type { Deadline } from './deadline.js';
 import { EMPTY_DOCS, clip } from './doc-set.js';
+import { resolveFieldName } from './field-names.js';
 import { compileLuceneRegexp, compileWildcard, isMatchAllWildcard } from './patterns.js';
 import { NONE, type PlanNode } from './plan-node.js';
 import { expandTerms, termsInRange } from './term-expansion.js';
@@ -71,7 +72,8 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** Plans a leaf on its field; a field name with `*` stands for every matching field of the segment. */
-function onField(ctx: PlanContext, field: string, build: (leaf: Leaf) => PlanNode): PlanNode {
+function onField(ctx: PlanContext, name: string, build: (leaf: Leaf) => PlanNode): PlanNode {
+  const field = resolveFieldName(ctx.segment, name);
   const kind = fieldKind(ctx.segment, field);
   if (kind !== undefined) return build({ ctx, field, kind, lenient: false });
   if (!field.includes('*')) return NONE;

@@ -8,6 +8,7 @@
  */
 import { BadRequestError } from '../../common/errors.js';
 import type { SegmentReader } from '../segment-reader.js';
+import { resolveFieldName } from './field-names.js';
 import { toDate } from './value-parse.js';
 import type { SortKey, SortOrder } from './types.js';
 
@@ -121,16 +122,17 @@ export class SegmentSort {
         return;
       }
     }
-    const type = seg.fieldType(k.field);
-    if (type === 'text') throw textSortError(k.field);
+    const field = resolveFieldName(seg, k.field);
+    const type = seg.fieldType(field);
+    if (type === 'text') throw textSortError(field);
     if (type === 'keyword') {
-      const column = seg.ordinals(k.field);
+      const column = seg.ordinals(field);
       if (column !== null) {
         this.keys.push(make('ord', { ords: column.ords, terms: column.terms }));
         return;
       }
     } else if (type !== undefined) {
-      const col = seg.numeric(k.field);
+      const col = seg.numeric(field);
       if (col !== null) {
         this.keys.push(make('col', { col }));
         return;

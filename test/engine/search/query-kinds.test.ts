@@ -291,3 +291,11 @@ test('constant_score, match_all, match_none', () => {
   assert.deepEqual(find({ kind: 'match_all' }), ALL);
   assert.deepEqual(find({ kind: 'match_none' }), []);
 });
+
+test('a .keyword sub-field name falls back to its keyword parent', () => {
+  assert.deepEqual(find(term('host.keyword', 'web-1')), ['d0', 'd2', 'd9']);
+  assert.deepEqual(find({ kind: 'exists', field: 'user.keyword' }), ['d3', 'd6', 'd7']);
+  // only keyword parents: a text or numeric field has no such sub-field
+  assert.deepEqual(find(term('_line.keyword', 'error')), []);
+  assert.deepEqual(find(term('status.keyword', '200')), []);
+});

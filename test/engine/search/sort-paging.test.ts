@@ -60,6 +60,7 @@ test('sort by double and date fields', () => {
 test('sort by a keyword field compares strings and emits them', () => {
   assert.deepEqual(sorted([{ field: 'host', order: 'asc' }]), ['d3', 'd7', 'd0', 'd2', 'd9', 'd5', 'd1', 'd4', 'd8', 'd6']);
   assert.deepEqual(sorted([{ field: 'host', order: 'desc' }]), ['d8', 'd4', 'd1', 'd5', 'd9', 'd2', 'd0', 'd7', 'd3', 'd6']);
+  assert.deepEqual(sorted([{ field: 'host.keyword', order: 'desc' }]), ['d8', 'd4', 'd1', 'd5', 'd9', 'd2', 'd0', 'd7', 'd3', 'd6']);
   assert.deepEqual(values([{ field: 'host', order: 'asc' }]).map((v) => v[0]), [
     'Web-3', 'db-1', 'web-1', 'web-1', 'web-1', 'web-10', 'web-2', 'web-2', 'web-2', null,
   ]);
