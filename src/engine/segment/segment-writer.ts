@@ -63,6 +63,32 @@ function below(docs: Uint32Array, limit: number): Uint32Array {
 /** Keyword fields with at most this many terms may read postings off their ordinal column. */
 const DERIVED_MAX_TERMS = 1024;
 
+/**
+ * The ordinal column re-expressed over the written dictionary `dict` (both sorted), or null when
+ * a doc's value is not in it. Terms of a still-growing source that only later docs hold drop out.
+ */
+function onDictionary(column: OrdinalColumn, dict: readonly string[], numDocs: number): OrdinalColumn | null {
+  const from = column.terms;
+  const map = new Int32Array(from.length).fill(-1);
+  for (let i = 0, j = 0; i < from.length && j < dict.length; ) {
+    if (from[i] === dict[j]) map[i++] = j++;
+    else if (from[i]! < dict[j]!) i++;
+    else j++;
+  }
+  const ords = new Int32Array(numDocs);
+  for (let d = 0; d < numDocs; d++) {
+    const o = column.ords[d]!;
+    if (o < 0) {
+      ords[d] = -1;
+      continue;
+    }
+    const m = map[o]!;
+    if (m < 0) return null;
+    ords[d] = m;
+  }
+  return { ords, terms: dict };
+}
+
 function allNaN(n: number): Float64Array {
   return new Float64Array(n).fill(NaN);
 }
@@ -111,6 +137,8 @@ class SegmentSerializer {
     const fields: FieldEntry[] = [];
     const infos: FieldInfo[] = [];
     for (const f of this.source.fields()) {
+      // a field first seen after the snapshot's last doc is not part of it
+      if (below(this.source.exists(f.name), n).length === 0) continue;
       fields.push(await this.writeField(f));
       infos.push({ name: f.name, type: f.type });
       await this.yielder.pause();
@@ -185,9 +213,8 @@ class SegmentSerializer {
     const withPositions = f.type === 'text';
     const derived = ordinals !== null && this.canDerivePostings(f.name, ordinals, present.length);
     const dict = new TermDictWriter(withPositions, derived);
-    // the ordinal column's terms are usually exactly the term dictionary: then they are not repeated
-    let sharedTerms = ordinals !== null;
-    let k = 0;
+    // the ordinal column's terms are usually the term dictionary: then they are not repeated
+    const written: string[] | null = ordinals === null ? null : [];
     for (const term of src.terms(f.name)) {
       let docs: Uint32Array;
       let positions: PositionPostings | null = null;
@@ -199,11 +226,8 @@ class SegmentSerializer {
         docs = src.postings(f.name, term) ?? new Uint32Array(0);
       }
       docs = below(docs, n);
-      if (docs.length === 0) {
-        sharedTerms = false;
-        continue;
-      }
-      if (sharedTerms && ordinals!.terms[k++] !== term) sharedTerms = false;
+      if (docs.length === 0) continue;
+      written?.push(term);
       if (derived) {
         dict.addDerived(term, docs.length);
       } else if (docs.length === 1) {
@@ -220,7 +244,6 @@ class SegmentSerializer {
       }
       if (this.yielder.due()) await this.yielder.pause();
     }
-    if (ordinals !== null && k !== ordinals.terms.length) sharedTerms = false;
     const index = dict.finish(this.sink.position);
     if (index.numTerms > 0) {
       this.sink.write(dict.blocks.view8());
@@ -232,8 +255,11 @@ class SegmentSerializer {
 
     if (ordinals !== null) {
       entry.flags |= FLAG_ORDINALS;
-      if (derived && !sharedTerms) throw new Error(`ordinals of ${f.name} changed while writing`);
-      entry.ordinals = this.put(encodeOrdinalColumn(ordinals, n, sharedTerms && index.numTerms > 0));
+      const remapped = onDictionary(ordinals, written!, n);
+      if (derived && remapped === null) throw new Error(`ordinals of ${f.name} changed while writing`);
+      entry.ordinals = this.put(
+        remapped === null ? encodeOrdinalColumn(ordinals, n, false) : encodeOrdinalColumn(remapped, n, true),
+      );
     }
     return entry;
   }

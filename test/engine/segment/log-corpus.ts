@@ -53,6 +53,11 @@ export interface CorpusOptions {
   startTs?: number;
   startLid?: number;
   startId?: bigint;
+  /**
+   * Adds fields that exercise more of a segment: a unique keyword per doc (`trace`), a
+   * multi-valued keyword (`tags`), a date, a sparse long with big values and a multi-valued text.
+   */
+  rich?: boolean;
 }
 
 /** Generates `count` documents with increasing `_ts`, `_lid` and `_id`. */
@@ -91,6 +96,25 @@ export function generateLogs(count: number, options: CorpusOptions = {}): Indexe
       extra.ok = rnd() < 0.9;
       fields.push({ name: 'duration_ms', type: 'double', values: [dur] });
       fields.push({ name: 'ok', type: 'boolean', values: [extra.ok as boolean] });
+    }
+    if (options.rich) {
+      const trace = hex(rnd, 12);
+      extra.trace = trace;
+      fields.push({ name: 'trace', type: 'keyword', values: [trace] });
+      const tags = [pick(rnd, WORDS), pick(rnd, WORDS), pick(rnd, WORDS)].slice(0, 1 + Math.floor(rnd() * 3));
+      extra.tags = tags;
+      fields.push({ name: 'tags', type: 'keyword', values: tags });
+      extra.seen = ts - Math.floor(rnd() * 86_400_000);
+      fields.push({ name: 'seen', type: 'date', values: [extra.seen as number] });
+      if (rnd() < 0.1) {
+        extra.big = Math.floor(rnd() * 2 ** 52) * (rnd() < 0.5 ? -1 : 1);
+        fields.push({ name: 'big', type: 'long', values: [extra.big as number] });
+      }
+      if (rnd() < 0.05) {
+        const notes = [`${pick(rnd, WORDS)} ${pick(rnd, WORDS)}`, `${pick(rnd, WORDS)} ${pick(rnd, WORDS)} ${pick(rnd, WORDS)}`];
+        extra.notes = notes;
+        fields.push({ name: 'notes', type: 'text', values: notes });
+      }
     }
     const service = pick(rnd, SERVICES);
     fields.unshift({ name: '_line', type: 'text', values: [line] }, { name: 'host', type: 'keyword', values: [host] },
