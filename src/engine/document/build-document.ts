@@ -91,8 +91,8 @@ export function buildDocument(raw: unknown, mapping: IndexMapping, identity: Doc
   const update = mapping.update(docId);
   const collector = new FieldCollector(update);
   const ts = readTs(raw._ts, receivedTs, docId);
-  // the stored source keeps the original key order; a null prototype keeps `__proto__` an ordinary key
-  const source: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  // the stored source keeps the original key order
+  const source: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) {
     if (METADATA_KEYS.has(key)) continue;
     if (key === '_ts') {
@@ -104,14 +104,15 @@ export function buildDocument(raw: unknown, mapping: IndexMapping, identity: Doc
     } else {
       const value = raw[key];
       collector.add(key, value, 0);
-      source[key] = value;
+      if (key === '__proto__') Object.defineProperty(source, key, { value, enumerable: true, writable: true, configurable: true });
+      else source[key] = value;
     }
   }
-  if (!('_ts' in source)) {
+  if (!Object.hasOwn(source, '_ts')) {
     update.valueFor('_ts', ts);
     source._ts = ts;
   }
-  if (!('_lid' in source)) {
+  if (!Object.hasOwn(source, '_lid')) {
     update.valueFor('_lid', identity.lid);
     source._lid = identity.lid;
   }

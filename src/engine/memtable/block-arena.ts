@@ -12,10 +12,10 @@
  */
 
 const MIN_ARENA = 1 << 14;
-/** capacity from which a block gets its own array (a power of two) */
+/** capacity from which a block gets its own array (a power of two); the arena stays below 2^31 elements */
 const BIG_BLOCK = 2048;
-/** `starts` marker of a block held in `big` */
-const OWN_ARRAY = 0xffffffff;
+/** `starts` flag of a block held in `own`; the rest of the value indexes `own` */
+const OWN_FLAG = 0x80000000;
 
 export class BlockArena {
   private data = new Uint32Array(MIN_ARENA);
@@ -24,8 +24,8 @@ export class BlockArena {
   private blocks = 0;
   /** sum of capacities of the blocks in the arena: what a compaction keeps */
   private liveCap = 0;
-  private readonly big = new Map<number, Uint32Array>();
-  private bigBytes = 0;
+  private readonly own: Uint32Array[] = [];
+  private ownBytes = 0;
 
   constructor(
     private readonly minCapacity: number,
@@ -35,7 +35,7 @@ export class BlockArena {
 
   /** bytes held by the arena, its table and its own-array blocks */
   get byteSize(): number {
-    return this.data.byteLength + this.starts.byteLength + this.bigBytes;
+    return this.data.byteLength + this.starts.byteLength + this.ownBytes;
   }
 
   /** Adds an empty block; block ids are dense from 0. */
@@ -55,16 +55,16 @@ export class BlockArena {
   /** Appends `value` to block `b`, which holds `len` elements. */
   push(b: number, len: number, value: number): void {
     let start = this.starts[b]!;
-    if (start === OWN_ARRAY) {
-      let own = this.big.get(b)!;
-      if (len === own.length) own = this.growOwn(b, own);
+    if (start >= OWN_FLAG) {
+      let own = this.own[start - OWN_FLAG]!;
+      if (len === own.length) own = this.growOwn(start - OWN_FLAG);
       own[len] = value;
       return;
     }
     if (len >= this.minCapacity && (len & (len - 1)) === 0) {
       start = this.growBlock(b, len);
-      if (start === OWN_ARRAY) {
-        this.big.get(b)![len] = value;
+      if (start >= OWN_FLAG) {
+        this.own[start - OWN_FLAG]![len] = value;
         return;
       }
     }
@@ -73,19 +73,19 @@ export class BlockArena {
 
   get(b: number, index: number): number {
     const start = this.starts[b]!;
-    return start === OWN_ARRAY ? this.big.get(b)![index]! : this.data[start + index]!;
+    return start >= OWN_FLAG ? this.own[start - OWN_FLAG]![index]! : this.data[start + index]!;
   }
 
   /** Overwrites one element; only for an element written since the last view was taken. */
   set(b: number, index: number, value: number): void {
     const start = this.starts[b]!;
-    if (start === OWN_ARRAY) this.big.get(b)![index] = value;
+    if (start >= OWN_FLAG) this.own[start - OWN_FLAG]![index] = value;
     else this.data[start + index] = value;
   }
 
   view(b: number, len: number): Uint32Array {
     const start = this.starts[b]!;
-    if (start === OWN_ARRAY) return this.big.get(b)!.subarray(0, len);
+    if (start >= OWN_FLAG) return this.own[start - OWN_FLAG]!.subarray(0, len);
     return this.data.subarray(start, start + len);
   }
 
@@ -100,11 +100,12 @@ export class BlockArena {
     if (next > BIG_BLOCK) {
       const own = new Uint32Array(next);
       own.set(this.data.subarray(start, start + len));
-      this.big.set(b, own);
-      this.bigBytes += own.byteLength;
-      this.starts[b] = OWN_ARRAY;
+      const marker = OWN_FLAG + this.own.length;
+      this.own.push(own);
+      this.ownBytes += own.byteLength;
+      this.starts[b] = marker;
       this.liveCap -= len;
-      return OWN_ARRAY;
+      return marker;
     }
     this.liveCap += next - len;
     if (start + len === this.top && start + next <= this.data.length) {
@@ -121,11 +122,12 @@ export class BlockArena {
     return moved;
   }
 
-  private growOwn(b: number, own: Uint32Array): Uint32Array {
+  private growOwn(index: number): Uint32Array {
+    const own = this.own[index]!;
     const grown = new Uint32Array(own.length + (own.length >> 2));
     grown.set(own);
-    this.big.set(b, grown);
-    this.bigBytes += grown.byteLength - own.byteLength;
+    this.own[index] = grown;
+    this.ownBytes += grown.byteLength - own.byteLength;
     return grown;
   }
 
@@ -145,7 +147,7 @@ export class BlockArena {
     let top = 0;
     for (let b = 0; b < this.blocks; b++) {
       const from = starts[b]!;
-      if (from === OWN_ARRAY) continue;
+      if (from >= OWN_FLAG) continue;
       const len = this.lengthOf(b);
       if (len < 32) for (let i = 0; i < len; i++) next[top + i] = old[from + i]!;
       else next.set(old.subarray(from, from + len), top);

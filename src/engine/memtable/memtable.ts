@@ -9,6 +9,7 @@ import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentRead
 import { FieldData } from './field-data.js';
 import { BigU64List, F64List } from './growable.js';
 import { PlainPostings, PositionalPostings } from './postings-store.js';
+import { SourceStore } from './source-store.js';
 
 /** Positions skipped between the values of a multi-valued text field, so phrases do not span them. */
 export const POSITION_GAP = 100;
@@ -35,22 +36,21 @@ export class Memtable implements SegmentReader {
   private readonly idList = new BigU64List(1024);
   private readonly tsList = new F64List(1024);
   private readonly lidList = new F64List(1024);
-  private readonly sources: string[] = [];
-  private sourceBytes = 0;
+  private readonly sources = new SourceStore();
   private termBytes = 0;
 
   constructor(readonly id: string) {}
 
   get numDocs(): number {
-    return this.sources.length;
+    return this.sources.count;
   }
 
   /**
-   * Estimated heap and buffer bytes held, for flush decisions: typed arrays at their capacity,
-   * strings at one byte per code unit (two for non-Latin-1) plus object headers.
+   * Estimated heap and buffer bytes held, for flush decisions: typed arrays and buffers at their
+   * capacity, dictionary terms at one byte per code unit (two beyond Latin-1) plus overhead.
    */
   get approxBytes(): number {
-    let bytes = this.textPostings.byteSize + this.plainPostings.byteSize + this.sourceBytes + this.termBytes;
+    let bytes = this.textPostings.byteSize + this.plainPostings.byteSize + this.sources.byteSize + this.termBytes;
     bytes += this.idList.data.byteLength + this.tsList.data.byteLength + this.lidList.data.byteLength;
     for (const f of this.fieldList) bytes += f.byteSize;
     return bytes;
@@ -58,12 +58,11 @@ export class Memtable implements SegmentReader {
 
   /** Adds a document and returns its segment-local doc id. */
   add(doc: IndexedDocument): number {
-    const d = this.sources.length;
+    const d = this.sources.count;
     this.idList.push(doc.id);
     this.tsList.push(doc.ts);
     this.lidList.push(doc.lid);
-    this.sources.push(doc.source);
-    this.sourceBytes += stringBytes(doc.source) + 16;
+    this.sources.add(doc.source);
     if (doc.ts < this.minTs) this.minTs = doc.ts;
     if (doc.ts > this.maxTs) this.maxTs = doc.ts;
     if (doc.lid > this.maxLid) this.maxLid = doc.lid;
@@ -154,9 +153,8 @@ export class Memtable implements SegmentReader {
   }
 
   source(doc: number): string {
-    const s = this.sources[doc];
-    if (s === undefined) throw new RangeError(`doc ${doc} is not in segment ${this.id}`);
-    return s;
+    if (!Number.isInteger(doc) || doc < 0 || doc >= this.sources.count) throw new RangeError(`doc ${doc} is not in segment ${this.id}`);
+    return this.sources.get(doc);
   }
 
   private field(name: string, type: FieldType): FieldData {
@@ -232,8 +230,9 @@ export class Memtable implements SegmentReader {
   }
 }
 
+const BEYOND_LATIN1 = /[^\x00-\xff]/;
+
 function stringBytes(s: string): number {
-  // V8 stores Latin-1 strings one byte per unit; a sample of the start decides, cheaply
-  for (let i = 0; i < s.length && i < 64; i++) if (s.charCodeAt(i) > 0xff) return s.length * 2;
-  return s.length;
+  // V8 stores a string one byte per code unit when all of them fit, else two
+  return BEYOND_LATIN1.test(s) ? s.length * 2 : s.length;
 }

@@ -254,3 +254,22 @@ test('long terms are kept whole as keys', () => {
   assert.deepEqual([...m.terms('_line')], [long, 'x', 'y']);
   assert.deepEqual([...m.postings('_line', long)!], [0]);
 });
+
+test('sources come back exactly, across chunks, large and non-ASCII', () => {
+  const m = new Memtable('src');
+  const sources: string[] = [];
+  const big = JSON.stringify({ _line: 'é'.repeat(700_000) + '😀' });
+  for (let i = 0; i < 12000; i++) {
+    let s: string;
+    if (i === 5000) s = big;
+    else if (i % 3 === 0) s = JSON.stringify({ n: i, text: `日本語 ${i} Ünïcödé \u2028 ${'x'.repeat(i % 300)}` });
+    else if (i === 7) s = '';
+    else s = JSON.stringify({ n: i, pad: 'y'.repeat(i % 500) });
+    sources.push(s);
+    m.add({ id: BigInt(i), lid: i + 1, ts: i, source: s, fields: [] });
+  }
+  for (let i = 0; i < sources.length; i++) assert.equal(m.source(i), sources[i]);
+  assert.throws(() => m.source(-1), RangeError);
+  assert.throws(() => m.source(1.5), RangeError);
+  assert.ok(m.approxBytes > big.length * 2, 'the large source counts in the estimate');
+});

@@ -1,0 +1,50 @@
+/**
+ * Stored document sources as UTF-8 in 1 MiB Buffers, off the JS heap: a million source strings
+ * on the heap would make every major garbage collection walk them. Per doc: chunk, offset, length.
+ */
+import { U32List } from './growable.js';
+
+const CHUNK_BYTES = 1 << 20;
+
+export class SourceStore {
+  private readonly chunks: Buffer[] = [];
+  private current: Buffer = Buffer.allocUnsafe(0);
+  private used = 0;
+  private readonly chunkOf = new U32List(1024);
+  private readonly offsets = new U32List(1024);
+  private readonly lengths = new U32List(1024);
+  private chunkBytes = 0;
+
+  get count(): number {
+    return this.lengths.length;
+  }
+
+  get byteSize(): number {
+    return this.chunkBytes + this.chunkOf.data.byteLength * 3;
+  }
+
+  add(source: string): void {
+    // a UTF-16 unit takes at most 3 UTF-8 bytes: measure only when the rest of the chunk may be short
+    if (this.chunks.length === 0 || this.current.length - this.used < source.length * 3) {
+      const bytes = Buffer.byteLength(source, 'utf8');
+      if (this.chunks.length === 0 || this.current.length - this.used < bytes) this.newChunk(bytes);
+    }
+    const written = this.current.write(source, this.used, 'utf8');
+    this.chunkOf.push(this.chunks.length - 1);
+    this.offsets.push(this.used);
+    this.lengths.push(written);
+    this.used += written;
+  }
+
+  get(doc: number): string {
+    const start = this.offsets.data[doc]!;
+    return this.chunks[this.chunkOf.data[doc]!]!.toString('utf8', start, start + this.lengths.data[doc]!);
+  }
+
+  private newChunk(atLeast: number): void {
+    this.current = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, atLeast));
+    this.chunks.push(this.current);
+    this.chunkBytes += this.current.length;
+    this.used = 0;
+  }
+}
