@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { crc32 } from '../../../src/common/crc32.js';
+import { decodeU32Stream, encodeU32Stream } from '../../../src/engine/segment/bitpack.js';
+import { FormatError } from '../../../src/engine/segment/byte-reader.js';
+import { ByteWriter } from '../../../src/engine/segment/byte-writer.js';
+import { checksum } from '../../../src/engine/segment/checksum.js';
+import {
+  decodeIdColumn,
+  decodeNumericColumn,
+  decodeOrdinalColumn,
+  encodeIdColumn,
+  encodeNumericColumn,
+  encodeOrdinalColumn,
+} from '../../../src/engine/segment/column-codec.js';
+import {
+  POSITIONS_DEFLATE,
+  POSITIONS_PACKED,
+  decodeDocIds,
+  decodePositions,
+  encodeDocIds,
+  encodePositions,
+} from '../../../src/engine/segment/postings-codec.js';
+import { decodeTermBlock, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
+import { makeRandom } from './log-corpus.js';
+
+/** Encodes after `lead` bytes (to move the stream off alignment), decodes, compares. */
+function roundTripStream(values: Uint32Array, lead: number): number {
+  const w = new ByteWriter();
+  for (let i = 0; i < lead; i++) w.u8(0xee);
+  encodeU32Stream(w, values, 0, values.length);
+  const bytes = w.toBytes();
+  const out = new Uint32Array(values.length);
+  const end = decodeU32Stream(bytes, lead, values.length, out, 0);
+  assert.equal(end, bytes.length, 'decoder stops where the encoder did');
+  assert.deepEqual(out, values);
+  return bytes.length - lead;
+}
+
+describe('packed u32 streams', () => {
+  it('round-trip every width, block counts and tails, at any alignment', () => {
+    const rnd = makeRandom(5);
+    for (const count of [0, 1, 2, 127, 128, 129, 255, 256, 1000]) {
+      for (const width of [0, 1, 3, 7, 8, 13, 16, 24, 31, 32]) {
+        const values = new Uint32Array(count);
+        for (let i = 0; i < count; i++) values[i] = Math.floor(rnd() * 2 ** width);
+        for (const lead of [0, 1, 2, 3]) roundTripStream(values, lead);
+      }
+    }
+  });
+
+  it('packs dense gaps as unary blocks, smaller than bit packing', () => {
+    const values = new Uint32Array(128 * 8);
+    // mostly zero gaps with rare outliers: packing needs 5 bits each, unary about one
+    for (let i = 0; i < values.length; i++) values[i] = i % 97 === 0 ? 20 : i % 3 === 0 ? 1 : 0;
+    const size = roundTripStream(values, 1);
+    assert.ok(size < (values.length * 5) / 8 / 2, `unary blocks are small (${size} bytes)`);
+  });
+
+  it('reports damaged block codes and short data as FormatError', () => {
+    const values = new Uint32Array(300).fill(5);
+    const w = new ByteWriter();
+    encodeU32Stream(w, values, 0, values.length);
+    const bytes = w.toBytes();
+    const bad = bytes.slice();
+    bad[0] = 60;
+    assert.throws(() => decodeU32Stream(bad, 0, 300, new Uint32Array(300), 0), FormatError);
+    assert.throws(() => decodeU32Stream(bytes.subarray(0, bytes.length - 2), 0, 300, new Uint32Array(300), 0), FormatError);
+  });
+});
+
+describe('posting blobs', () => {
+  it('round-trip doc ids and positions in both position modes', () => {
+    const rnd = makeRandom(9);
+    for (const [nDocs, maxFreq, spread] of [[2, 1, 1000], [50, 3, 40], [300, 1, 3], [2000, 4, 5]] as const) {
+      const docs = new Uint32Array(nDocs);
+      let d = 0;
+      for (let i = 0; i < nDocs; i++) docs[i] = d += 1 + Math.floor(rnd() * spread);
+      const offsets = new Uint32Array(nDocs + 1);
+      const positions: number[] = [];
+      for (let i = 0; i < nDocs; i++) {
+        const f = 1 + Math.floor(rnd() * maxFreq);
+        let p = Math.floor(rnd() * 8);
+        for (let j = 0; j < f; j++) positions.push((p += Math.floor(rnd() * 4)));
+        offsets[i + 1] = positions.length;
+      }
+      const w = new ByteWriter();
+      encodeDocIds(w, docs);
+      const docsLen = w.length;
+      const mode = encodePositions(w, { docs, offsets, positions: Uint32Array.from(positions) }, nDocs);
+      const bytes = w.toBytes();
+      assert.deepEqual(decodeDocIds(bytes, 0, nDocs, d + 1), docs);
+      const back = decodePositions(bytes, docsLen, bytes.length, nDocs, mode);
+      assert.deepEqual(back.offsets, offsets);
+      assert.deepEqual([...back.positions], positions);
+      if (nDocs === 2000) assert.equal(mode, POSITIONS_DEFLATE, 'many repetitive positions deflate');
+      if (nDocs === 2) assert.equal(mode, POSITIONS_PACKED);
+    }
+  });
+
+  it('rejects doc ids past the segment and unsorted input', () => {
+    const w = new ByteWriter();
+    encodeDocIds(w, Uint32Array.of(3, 9));
+    assert.throws(() => decodeDocIds(w.toBytes(), 0, 2, 9), FormatError);
+    assert.throws(() => encodeDocIds(new ByteWriter(), Uint32Array.of(4, 4)), /increasing/);
+  });
+});
+
+describe('columns', () => {
+  const cases: Array<[string, number[]]> = [
+    ['empty', [NaN, NaN, NaN]],
+    ['timestamps', [1700000000000, 1700000000005, 1700000000003, 1700000001000]],
+    ['sparse longs', [NaN, 5, NaN, -3, 200, NaN]],
+    ['decimals', [0.5, 1.25, 99.99, -0.01, NaN]],
+    ['doubles', [Math.PI, 1e-300, -2.5e10, 0.1 + 0.2]],
+    ['negative zero and infinities', [-0, 0, Infinity, -Infinity, 1]],
+    ['wide integers', [2 ** 52, -(2 ** 52), 0, 1]],
+    ['booleans', [1, 0, 0, 1, NaN, 1]],
+  ];
+  for (const [name, values] of cases) {
+    it(`round-trips a numeric column: ${name}`, () => {
+      const col = Float64Array.from(values);
+      const back = decodeNumericColumn(encodeNumericColumn(col, col.length), col.length);
+      assert.equal(back.length, values.length);
+      for (let i = 0; i < values.length; i++) assert.ok(Object.is(back[i], values[i]), `value ${i}: ${back[i]} vs ${values[i]}`);
+    });
+  }
+
+  it('encodes a column of nearly sorted integers in a few bits per value', () => {
+    const col = new Float64Array(10_000);
+    for (let i = 0; i < col.length; i++) col[i] = 1_700_000_000_000 + i * 10 + (i % 7);
+    const bytes = encodeNumericColumn(col, col.length);
+    assert.ok(bytes.length < col.length, `${bytes.length} bytes for ${col.length} values`);
+    assert.deepEqual(decodeNumericColumn(bytes, col.length), col);
+  });
+
+  it('round-trips ids by gaps, and ids that jump around raw', () => {
+    const near = BigUint64Array.from([7_000_000_000_000_000_000n, 7_000_000_000_000_000_900n, 7_000_000_000_000_000_100n, 2n ** 64n - 1n]);
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(near, 3), 3), near.subarray(0, 3));
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(near, 4), 4), near);
+    const carry = BigUint64Array.from([0xffff_ffffn, 0x1_0000_0005n, 0xffff_fff0n]);
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(carry, 3), 3), carry);
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(new BigUint64Array(0), 0), 0), new BigUint64Array(0));
+  });
+
+  it('round-trips ordinal columns with their own terms or the dictionary', () => {
+    const column = { ords: Int32Array.from([2, -1, 0, 1, 2]), terms: ['a', 'é', '\ud83d\ude00'] };
+    const own = decodeOrdinalColumn(encodeOrdinalColumn(column, 5, false), 5);
+    assert.deepEqual(own.terms, column.terms);
+    assert.deepEqual(own.ords, column.ords);
+    const shared = decodeOrdinalColumn(encodeOrdinalColumn(column, 5, true), 5);
+    assert.equal(shared.terms, null);
+    assert.equal(shared.numTerms, 3);
+    assert.deepEqual(shared.ords, column.ords);
+  });
+});
+
+describe('term blocks', () => {
+  it('round-trip front-coded terms, hex suffixes, single-doc entries and lone surrogates', () => {
+    const terms = ['0a1b', '0a1c2d', 'abc', 'abcdef0123', 'naïve', 'x\ud800', 'zz'];
+    const dict = new TermDictWriter(true);
+    let offset = 1000;
+    terms.forEach((t, i) => {
+      if (i % 2 === 0) dict.addSingle(t, i * 3, Uint32Array.of(i, i + 4));
+      else {
+        dict.add(t, i + 1, offset, 10 + i, 5, i % 2);
+        offset += 15 + i;
+      }
+    });
+    const index = dict.finish(0);
+    assert.equal(index.numTerms, terms.length);
+    const block = decodeTermBlock(dict.blocks.toBytes(), true, false);
+    assert.deepEqual(block.terms, terms);
+    assert.equal(block.singleDoc[2], 6);
+    assert.deepEqual([...block.singlePositions.subarray(block.singleStart[2]!, block.singleStart[3]!)], [2, 6]);
+    assert.equal(block.singleDoc[1], -1);
+    assert.equal(block.blobOffset[1], 1000);
+    assert.equal(block.blobOffset[3], 1016);
+    assert.equal(block.docFreq[3], 4);
+    assert.equal(block.docsLen[3], 13);
+    assert.equal(block.posMode[3], 1);
+  });
+});
+
+describe('checksum', () => {
+  it('is the CRC-32 of src/common/crc32', () => {
+    const rnd = makeRandom(1);
+    const bytes = new Uint8Array(10_000).map(() => Math.floor(rnd() * 256));
+    assert.equal(checksum(bytes), crc32(bytes));
+    assert.equal(checksum(bytes.subarray(3, 77)), crc32(bytes, 3, 77));
+  });
+});
