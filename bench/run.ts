@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
-import { HttpClient, MemorySampler, jsonBody, measureDataDir, startServer } from './harness/index.js';
+import { HttpClient, MemorySampler, jsonBody, measureDataDir, serverLogErrors, startServer, tail } from './harness/index.js';
 import { buildBulkBodies, loadBulk } from './ingest/index.js';
 import { queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
 import { checkTargets, renderSummary, renderTable, type BenchResults } from './report/index.js';
@@ -146,6 +146,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
   const client = new HttpClient(server.url, o.concurrency);
 
   let stopped: Awaited<ReturnType<typeof server.stop>> | undefined;
+  let failed = false;
   try {
     phase('ingest');
     let nextReport = 0.1;
@@ -180,6 +181,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     log(`service stopped in ${(stopped.stopMs / 1000).toFixed(1)} s (code ${stopped.code}, signal ${stopped.signal})`);
 
     const disk = measureDataDir(dataDir);
+    const logged = serverLogErrors(path.join(tmp, 'server.log'));
     const raw = corpus.documentBytes;
     const peaks = [hwm, memory.peakSampledBytes ?? null].filter((v): v is number => v !== null);
     const measured: Omit<BenchResults, 'targets'> = {
@@ -204,7 +206,10 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
         queryWords: words,
         expected,
       },
-      server: { startMs, stopMs: stopped.stopMs, exitCode: stopped.code, signal: stopped.signal, killed: stopped.killed },
+      server: {
+        startMs, stopMs: stopped.stopMs, exitCode: stopped.code, signal: stopped.signal, killed: stopped.killed,
+        loggedErrors: logged.count, firstLoggedError: logged.first,
+      },
       ingest: { ...ingest, ...visible },
       flush,
       queries,
@@ -228,11 +233,20 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     process.stdout.write(`\n${renderSummary(results)}\n\nresults: ${outFile}\n`);
     if (o.keep) process.stdout.write(`kept: ${tmp} (data dir, server.log${o.profile ? ', profiles' : ''})\n`);
     return queries.every((q) => !q.problem) && ingest.failedItems === 0;
+  } catch (err) {
+    failed = true;
+    // a dropped connection usually arrives a moment before the exit of a crashed process
+    const exit = stopped ? undefined : await server.exit(2000);
+    if (exit) {
+      log(`the service exited unexpectedly (code ${exit.code}, signal ${exit.signal}); last lines of its log:\n${tail(path.join(tmp, 'server.log'))}`);
+    }
+    throw err;
   } finally {
     client.close();
     memory.stop();
     if (!stopped && server.running()) await server.stop(60_000);
-    if (!o.keep) fs.rmSync(tmp, { recursive: true, force: true });
+    if (o.keep || failed) log(`kept ${tmp} (data dir and server.log)`);
+    else fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 

@@ -3,7 +3,7 @@
  * a keep-alive HTTP client, resident-memory sampling and data-directory sizes.
  */
 export { HttpClient, jsonBody, type HttpRequest, type HttpResponse } from './http-client.js';
-export { startServer, serverEntry, type ServerHandle, type ServerOptions, type ServerExit } from './server-process.js';
+export { startServer, serverEntry, serverLogErrors, tail, type ServerHandle, type ServerOptions, type ServerExit } from './server-process.js';
 export { MemorySampler, type MemorySample } from './memory-sampler.js';
 export { measureDataDir, type DiskUsage } from './disk-usage.js';
 export { median, percentile } from './stats.js';

@@ -32,6 +32,32 @@ export interface ServerHandle {
   /** sends SIGTERM and waits; SIGKILL after timeoutMs. Resolves with how it ended. */
   stop(timeoutMs: number): Promise<ServerExit & { stopMs: number; killed: boolean }>;
   running(): boolean;
+  /** how the process ended, waiting up to waitMs for it; undefined while it runs */
+  exit(waitMs: number): Promise<ServerExit | undefined>;
+}
+
+/** Error and fatal entries (pino level 50 and above) of a JSON-lines server log. */
+export function serverLogErrors(logFile: string): { count: number; first?: string } {
+  let count = 0;
+  let first: string | undefined;
+  let text = '';
+  try {
+    text = fs.readFileSync(logFile, 'utf8');
+  } catch {
+    return { count };
+  }
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { level?: unknown; msg?: unknown; err?: { message?: unknown } };
+      if (typeof entry.level !== 'number' || entry.level < 50) continue;
+      count++;
+      first ??= [entry.msg, entry.err?.message].filter((v) => typeof v === 'string').join(': ');
+    } catch {
+      // a non-JSON line: output of node itself, not the logger
+    }
+  }
+  return { count, first };
 }
 
 export function serverEntry(repoRoot: string): string {
@@ -80,6 +106,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     pid: child.pid!,
     url,
     running: () => exit === undefined,
+    exit: (waitMs) => Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, waitMs).unref())]),
     stop: (timeoutMs) => stopChild(child, exited, timeoutMs).finally(() => log.end()),
   };
 }
@@ -107,9 +134,9 @@ function listeningUrl(line: string): string | undefined {
   }
 }
 
-function tail(file: string): string {
+export function tail(file: string): string {
   try {
-    return fs.readFileSync(file, 'utf8').split('\n').slice(-20).join('\n');
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-20).map((l) => (l.length > 600 ? `${l.slice(0, 600)}...` : l)).join('\n');
   } catch {
     return '';
   }

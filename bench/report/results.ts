@@ -20,7 +20,7 @@ export interface BenchResults {
     queryWords: QueryWords;
     expected: TallyCounts;
   };
-  server: { startMs: number; stopMs: number; exitCode: number | null; signal: string | null; killed: boolean };
+  server: { startMs: number; stopMs: number; exitCode: number | null; signal: string | null; killed: boolean; loggedErrors: number; firstLoggedError?: string };
   ingest: IngestResult & { visibleDocs: number | null; visibleAfterMs: number | null };
   flush: { available: boolean; status: number | null; ms: number | null };
   queries: QueryCaseResult[];
