@@ -106,7 +106,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     pid: child.pid!,
     url,
     running: () => exit === undefined,
-    exit: (waitMs) => Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, waitMs).unref())]),
+    exit: (waitMs) => Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), waitMs).unref())]),
     stop: (timeoutMs) => stopChild(child, exited, timeoutMs).finally(() => log.end()),
   };
 }
