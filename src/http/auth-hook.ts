@@ -47,6 +47,7 @@ export interface AuthInstallation {
 }
 
 const contexts = new WeakMap<FastifyRequest, AccessContext>();
+const installations = new WeakMap<FastifyInstance, AuthInstallation>();
 
 /**
  * The index-level access of the request's actor. Allows everything when RBAC is off or when
@@ -54,6 +55,14 @@ const contexts = new WeakMap<FastifyRequest, AccessContext>();
  */
 export function accessOf(request: FastifyRequest): AccessContext {
   return contexts.get(request) ?? ALLOW_ALL;
+}
+
+/**
+ * Routes of `app` registered after installAuth that have no row in the permission table, for
+ * tests of a fully built server; undefined when installAuth was not called on `app`.
+ */
+export function unmappedRoutesOf(app: FastifyInstance): RouteRef[] | undefined {
+  return installations.get(app)?.unmappedRoutes();
 }
 
 /** Call before registering any route: the route list is collected from here on. */
@@ -69,6 +78,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
     registeredRoutes: () => [...routes],
     unmappedRoutes: () => routes.filter((r) => findEndpointPermission(r.method, r.url) === undefined),
   };
+  installations.set(app, installation);
 
   if (!deps.rbac.enabled) {
     app.addHook('onRequest', async (request) => {
