@@ -20,7 +20,10 @@ export class FieldData {
   readonly firstTerm: I32List | null;
   lastDoc = -1;
 
-  private sorted: string[] | null = null;
+  /** terms in order of first sight; `sorted` holds the first `sortedCount` of them, sorted */
+  private readonly termList: string[] = [];
+  private sorted: string[] = [];
+  private sortedCount = 0;
   private dense: { column: Float64Array; synced: number } | null = null;
   private ords: { ords: Int32Array; terms: string[]; rank: Int32Array; synced: number } | null = null;
 
@@ -44,7 +47,7 @@ export class FieldData {
     const index = this.termIndex!.size;
     this.termIndex!.set(term, index);
     this.termIds!.push(termId);
-    this.sorted = null;
+    this.termList.push(term);
     return index;
   }
 
@@ -53,14 +56,25 @@ export class FieldData {
     return index === undefined ? -1 : this.termIds!.data[index]!;
   }
 
-  /** Distinct terms sorted by UTF-16 code units; a new array whenever a term was added since. */
+  /**
+   * Distinct terms sorted by UTF-16 code units; a new array whenever terms were added since
+   * (the previous one stays as it was). New terms are sorted alone and merged in, so a live
+   * memtable that gains a few terms between queries does not sort its whole dictionary again.
+   */
   sortedTerms(): string[] {
-    if (this.sorted === null) {
-      const terms = this.termIndex === null ? [] : Array.from(this.termIndex.keys());
-      terms.sort();
-      this.sorted = terms;
-    }
-    return this.sorted;
+    const total = this.termList.length;
+    if (this.sortedCount === total) return this.sorted;
+    const fresh = this.termList.slice(this.sortedCount).sort();
+    const old = this.sorted;
+    const merged: string[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < old.length && j < fresh.length) merged.push(old[i]! < fresh[j]! ? old[i++]! : fresh[j++]!);
+    while (i < old.length) merged.push(old[i++]!);
+    while (j < fresh.length) merged.push(fresh[j++]!);
+    this.sorted = merged;
+    this.sortedCount = total;
+    return merged;
   }
 
   numeric(numDocs: number): Float64Array | null {
@@ -118,7 +132,7 @@ export class FieldData {
     if (this.termIds !== null) bytes += this.termIds.data.byteLength;
     if (this.dense !== null) bytes += this.dense.column.byteLength;
     if (this.ords !== null) bytes += this.ords.ords.byteLength + this.ords.rank.byteLength + this.ords.terms.length * 8;
-    if (this.sorted !== null) bytes += this.sorted.length * 8;
+    bytes += (this.sorted.length + this.termList.length) * 8;
     return bytes;
   }
 }

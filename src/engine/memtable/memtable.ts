@@ -24,9 +24,9 @@ function ownString(s: string): string {
 
 export class Memtable implements SegmentReader {
   readonly createdAtMs = Date.now();
-  minTs = Infinity;
-  maxTs = -Infinity;
-  maxLid = 0;
+  private minTsMs = Infinity;
+  private maxTsMs = -Infinity;
+  private maxLidSeen = 0;
 
   private readonly fieldMap = new Map<string, FieldData>();
   private readonly fieldList: FieldData[] = [];
@@ -45,6 +45,18 @@ export class Memtable implements SegmentReader {
     return this.sources.count;
   }
 
+  get minTs(): number {
+    return this.minTsMs;
+  }
+
+  get maxTs(): number {
+    return this.maxTsMs;
+  }
+
+  get maxLid(): number {
+    return this.maxLidSeen;
+  }
+
   /**
    * Estimated heap and buffer bytes held, for flush decisions: typed arrays and buffers at their
    * capacity, dictionary terms at one byte per code unit (two beyond Latin-1) plus overhead.
@@ -58,14 +70,22 @@ export class Memtable implements SegmentReader {
 
   /** Adds a document and returns its segment-local doc id. */
   add(doc: IndexedDocument): number {
+    // refuse before writing anything, so a bad document leaves no trace
+    for (const field of doc.fields) {
+      const known = this.fieldMap.get(field.name);
+      if (known !== undefined && known.type !== field.type) {
+        // the index mapping fixes a field's type on first sight, so this is a caller bug
+        throw new Error(`field [${field.name}] is ${known.type} in segment ${this.id}, got ${field.type}`);
+      }
+    }
     const d = this.sources.count;
     this.idList.push(doc.id);
     this.tsList.push(doc.ts);
     this.lidList.push(doc.lid);
     this.sources.add(doc.source);
-    if (doc.ts < this.minTs) this.minTs = doc.ts;
-    if (doc.ts > this.maxTs) this.maxTs = doc.ts;
-    if (doc.lid > this.maxLid) this.maxLid = doc.lid;
+    if (doc.ts < this.minTsMs) this.minTsMs = doc.ts;
+    if (doc.ts > this.maxTsMs) this.maxTsMs = doc.ts;
+    if (doc.lid > this.maxLidSeen) this.maxLidSeen = doc.lid;
     for (const field of doc.fields) {
       if (field.values.length === 0) continue;
       const f = this.field(field.name, field.type);
@@ -164,9 +184,6 @@ export class Memtable implements SegmentReader {
       this.fieldMap.set(name, f);
       this.fieldList.push(f);
       this.fieldInfos = null;
-    } else if (f.type !== type) {
-      // the index mapping fixes a field's type on first sight, so this is a caller bug
-      throw new Error(`field [${name}] is ${f.type} in segment ${this.id}, got ${type}`);
     }
     return f;
   }

@@ -85,9 +85,20 @@ test('fields in first-occurrence order with types, skipping fields never given a
   assert.equal(m.fieldType('nope'), undefined);
 });
 
-test('a field arriving with another type is refused', () => {
+test('a field arriving with another type is refused, leaving no trace', () => {
   const m = corpus();
-  assert.throws(() => m.add(doc(9, 1, [{ name: 'status', type: 'keyword', values: ['x'] }])));
+  assert.throws(() =>
+    m.add(
+      doc(9, 1, [
+        { name: 'fresh', type: 'keyword', values: ['x'] },
+        { name: 'status', type: 'keyword', values: ['x'] },
+      ]),
+    ),
+  );
+  assert.equal(m.numDocs, 4);
+  assert.equal(m.ids().length, 4);
+  assert.equal(m.fieldType('fresh'), undefined);
+  assert.equal(m.minTs, 1000);
 });
 
 test('text terms are tokenized, sorted and seekable', () => {
