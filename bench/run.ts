@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
-import { HttpClient, MemorySampler, jsonBody, measureDataDir, serverLogErrors, startServer, tail } from './harness/index.js';
+import { CpuMeter, HttpClient, MemorySampler, jsonBody, measureDataDir, serverLogErrors, startServer, tail } from './harness/index.js';
 import { buildBulkBodies, loadBulk } from './ingest/index.js';
 import { queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
 import { checkTargets, renderSummary, renderTable, type BenchResults } from './report/index.js';
@@ -149,6 +149,8 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
   let failed = false;
   try {
     phase('ingest');
+    const cpu = new CpuMeter(server.pid);
+    cpu.begin();
     let nextReport = 0.1;
     const ingest = await loadBulk(client, corpus, {
       concurrency: o.concurrency,
@@ -159,6 +161,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
         log(`ingested ${acked.toLocaleString('en')} docs in ${(ms / 1000).toFixed(1)} s (${Math.round(acked / (ms / 1000)).toLocaleString('en')} docs/s)`);
       },
     });
+    const ingestCpu = cpu.end();
     phase('visibility');
     const visible = await waitVisible(client, o.index, corpus.docs, 120_000);
     const rssAfterIngest = memory.sample() ?? null;
@@ -169,7 +172,9 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     log(flush.available ? `flushed in ${flush.ms!.toFixed(0)} ms` : `no flush endpoint (status ${flush.status}); the shutdown flushes`);
 
     phase('queries');
+    cpu.begin();
     const queries = await runQueryCases(client, QUERY_CASES, { index: o.index, words, expected }, { repeats: o.queriesRepeat, warmupRounds: o.warmupRounds });
+    const queriesCpu = cpu.end();
     const rssAfterQueries = memory.sample() ?? null;
     const hwm = memory.highWaterMarkBytes() ?? null;
     memory.stop();
@@ -210,7 +215,8 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
         startMs, stopMs: stopped.stopMs, exitCode: stopped.code, signal: stopped.signal, killed: stopped.killed,
         loggedErrors: logged.count, firstLoggedError: logged.first,
       },
-      ingest: { ...ingest, ...visible },
+      ingest: { ...ingest, ...visible, cpu: ingestCpu },
+      queriesCpu,
       flush,
       queries,
       memory: {

@@ -7,3 +7,4 @@ export { startServer, serverEntry, serverLogErrors, tail, type ServerHandle, typ
 export { MemorySampler, type MemorySample } from './memory-sampler.js';
 export { measureDataDir, type DiskUsage } from './disk-usage.js';
 export { median, percentile } from './stats.js';
+export { CpuMeter, processCpuSeconds, ownCpuSeconds, type PhaseCpu } from './cpu-time.js';

@@ -1,5 +1,5 @@
 /** The shape of a benchmark run's JSON results file. */
-import type { DiskUsage, MemorySample } from '../harness/index.js';
+import type { DiskUsage, MemorySample, PhaseCpu } from '../harness/index.js';
 import type { IngestResult } from '../ingest/index.js';
 import type { QueryCaseResult } from '../queries/index.js';
 import type { QueryWords, TallyCounts } from '../corpus/index.js';
@@ -21,7 +21,8 @@ export interface BenchResults {
     expected: TallyCounts;
   };
   server: { startMs: number; stopMs: number; exitCode: number | null; signal: string | null; killed: boolean; loggedErrors: number; firstLoggedError?: string };
-  ingest: IngestResult & { visibleDocs: number | null; visibleAfterMs: number | null };
+  ingest: IngestResult & { visibleDocs: number | null; visibleAfterMs: number | null; cpu: PhaseCpu };
+  queriesCpu: PhaseCpu;
   flush: { available: boolean; status: number | null; ms: number | null };
   queries: QueryCaseResult[];
   memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };

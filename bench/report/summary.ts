@@ -7,6 +7,7 @@ const MiB = 1024 * 1024;
 export function renderSummary(r: BenchResults): string {
   const out: string[] = [];
   const n = (v: number, d = 0) => v.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+  const cores = (v: number | null) => (v === null ? 'n/a' : n(v, 2));
   const mib = (v: number | null) => (v === null ? 'n/a' : `${n(v / MiB, 1)} MiB`);
 
   out.push(`corpus: ${n(r.corpus.docs)} docs, ${n(r.corpus.documentBytes / 1e6, 1)} MB of document lines (${n(r.corpus.avgDocumentLineBytes, 1)} B each), ${n(r.corpus.totalBytes / 1e6, 1)} MB of NDJSON sent, seed ${r.corpus.seed}`);
@@ -21,6 +22,7 @@ export function renderSummary(r: BenchResults): string {
     new Set([1, 2, 3]),
   ));
   out.push(`bulk requests: ${ing.requests}, median ${n(ing.requestMs.median, 1)} ms, p90 ${n(ing.requestMs.p90, 1)} ms, max ${n(ing.requestMs.max, 1)} ms; retries ${ing.retries}; failed items ${ing.failedItems}${ing.firstFailure ? ` (${ing.firstFailure})` : ''}`);
+  out.push(`CPU during ingest: service ${cores(ing.cpu.serverCores)} cores (${n(ing.cpu.serverCpuSeconds ?? NaN, 1)} s), benchmark client ${cores(ing.cpu.clientCores)} cores`);
   out.push(`visible after ingest: ${ing.visibleDocs === null ? 'unknown' : n(ing.visibleDocs)} docs${ing.visibleAfterMs !== null ? ` (after ${n(ing.visibleAfterMs)} ms)` : ''}; flush endpoint: ${r.flush.available ? `${n(r.flush.ms ?? 0)} ms` : `not available (status ${r.flush.status ?? 'n/a'})`}`);
   out.push('');
   out.push(renderTable(
@@ -35,6 +37,7 @@ export function renderSummary(r: BenchResults): string {
     ]),
     new Set([1, 2, 3, 4]),
   ));
+  out.push(`CPU during queries: service ${cores(r.queriesCpu.serverCores)} cores, benchmark client ${cores(r.queriesCpu.clientCores)} cores over ${n(r.queriesCpu.wallSeconds, 1)} s`);
   out.push('');
   const m = r.memory;
   out.push(`memory: peak RSS ${mib(m.peakRssBytes)} (VmHWM ${mib(m.highWaterMarkBytes)}, sampled ${mib(m.peakSampledRssBytes)}); after ingest ${mib(m.rssAfterIngestBytes)}, after queries ${mib(m.rssAfterQueriesBytes)}`);
