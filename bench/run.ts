@@ -119,7 +119,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
   const gen = new CorpusGenerator({ seed: o.seed, docs: o.docs });
   const words = chooseQueryWords(gen);
   const tally = new CorpusTally(tallyWatchFor(words));
-  const corpus = buildBulkBodies(gen, { batchDocs: o.batch, index: o.index, tally });
+  const corpus = buildBulkBodies(gen, { batchDocs: o.batch, index: o.index, observe: (g) => tally.add(g.lastLine, g.lastTs) });
   const expected = tally.counts();
   log(`corpus ready in ${(corpus.generateMs / 1000).toFixed(1)} s: ${(corpus.totalBytes / 1e6).toFixed(1)} MB in ${corpus.bodies.length} bulk bodies`);
 

@@ -49,9 +49,14 @@ export class CorpusGenerator implements WordSource {
   /** how often each rank was drawn (index rank - 1), for checking the distribution */
   readonly drawCounts: Uint32Array;
 
-  /** `_line` and `_ts` of the document returned last by next() */
+  /** fields of the document returned last by next(), for tallies; -1 where a number is absent */
   lastLine = '';
   lastTs = 0;
+  lastService = '';
+  lastHost = '';
+  lastLevel = '';
+  lastStatus = -1;
+  lastLatencyMs = -1;
 
   private readonly zipf: ZipfSampler;
   private readonly collocationZipf: ZipfSampler;
@@ -118,12 +123,18 @@ export class CorpusGenerator implements WordSource {
     const service = SERVICES[serviceIndex]!;
     const host = `${service}-${pad2(prng.range(1, HOSTS_PER_SERVICE))}`;
 
-    let json = `{"_line":${JSON.stringify(draft.line)},"_ts":${ts},"service":"${service}","host":"${host}","level":"${draft.level.toLowerCase()}"`;
+    const level = draft.level.toLowerCase();
+    let json = `{"_line":${JSON.stringify(draft.line)},"_ts":${ts},"service":"${service}","host":"${host}","level":"${level}"`;
     if (draft.status >= 0) json += `,"status":${draft.status}`;
     if (draft.latencyMs >= 0) json += `,"latency_ms":${draft.latencyMs}`;
     json += '}';
     this.lastLine = draft.line;
     this.lastTs = ts;
+    this.lastService = service;
+    this.lastHost = host;
+    this.lastLevel = level;
+    this.lastStatus = draft.status;
+    this.lastLatencyMs = draft.latencyMs;
     return json;
   }
 }

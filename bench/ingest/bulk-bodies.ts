@@ -2,7 +2,7 @@
  * Turns the corpus into `_bulk` request bodies ahead of the run, so that generating documents
  * costs the measured ingest nothing. Each body holds `batchDocs` action + document line pairs.
  */
-import type { CorpusGenerator, CorpusTally } from '../corpus/index.js';
+import type { CorpusGenerator } from '../corpus/index.js';
 
 export interface BulkBodies {
   bodies: Buffer[];
@@ -16,7 +16,11 @@ export interface BulkBodies {
   generateMs: number;
 }
 
-export function buildBulkBodies(gen: CorpusGenerator, opts: { batchDocs: number; index: string; tally?: CorpusTally }): BulkBodies {
+/**
+ * Cuts the generator's documents into bodies; `observe` sees the generator after each document
+ * (its `last*` fields), for tallying expected answers on the way.
+ */
+export function buildBulkBodies(gen: CorpusGenerator, opts: { batchDocs: number; index: string; observe?: (gen: CorpusGenerator) => void }): BulkBodies {
   const started = performance.now();
   const action = `{"index":{"_index":${JSON.stringify(opts.index)}}}\n`;
   const bodies: Buffer[] = [];
@@ -28,7 +32,7 @@ export function buildBulkBodies(gen: CorpusGenerator, opts: { batchDocs: number;
     const parts: string[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const doc = gen.next();
-      opts.tally?.add(gen.lastLine, gen.lastTs);
+      opts.observe?.(gen);
       parts[i] = `${action}${doc}\n`;
       // the corpus is ASCII apart from what JSON.stringify escapes, so length is the byte count
       documentBytes += doc.length + 1;
