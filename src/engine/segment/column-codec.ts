@@ -9,6 +9,8 @@
  *             1 RAW    f64 each
  *             2 FOR    f64 base · packed u32 stream of (v * 10^e - base)
  *             3 DELTA  f64 first · packed u32 stream of zigzag(v[i] * 10^e - v[i-1] * 10^e)
+ *             4 DICT   varint numValues · f64 distinct values ascending · packed u32 stream of
+ *                      each value's index (at most 256 distinct values: status codes, enums)
  *           for FOR and DELTA the value is the integer divided by 10^e (e in 0..4)
  * ordinals: u8 flags (bit 0: terms are the field's term dictionary) · varint numTerms ·
  *           [terms: per term u8 encoding · varint byte length · bytes] ·
@@ -26,6 +28,8 @@ const EMPTY = 0;
 const RAW = 1;
 const FOR = 2;
 const DELTA = 3;
+const DICT = 4;
+const DICT_MAX_VALUES = 256;
 const MAX_SCALE_EXP = 4;
 const U32_MAX = 0xffffffff;
 
@@ -114,18 +118,42 @@ export function encodeNumericColumn(column: Float64Array, numDocs: number): Uint
     values[k++] = v;
     if (bitmap) bitmap[i >>> 3]! |= 1 << (i & 7);
   }
+  const candidates: Array<Uint8Array | null> = [encodeDictionary(values, bitmap)];
   const e = scaleExponent(values);
   if (e >= 0) {
     const s = 10 ** e;
     const scaled = e === 0 ? values : values.map((v) => Math.round(v * s));
-    const forBytes = encodeIntegers(scaled, FOR, e, bitmap);
-    const deltaBytes = encodeIntegers(scaled, DELTA, e, bitmap);
-    if (forBytes && (!deltaBytes || forBytes.length <= deltaBytes.length)) return forBytes;
-    if (deltaBytes) return deltaBytes;
+    candidates.push(encodeIntegers(scaled, FOR, e, bitmap), encodeIntegers(scaled, DELTA, e, bitmap));
   }
+  let best: Uint8Array | null = null;
+  for (const c of candidates) if (c !== null && (best === null || c.length < best.length)) best = c;
+  if (best !== null) return best;
   const w = new ByteWriter(64 + present * 8 + (bitmap?.length ?? 0));
   writeHeader(w, RAW, 0, present, bitmap);
   for (let i = 0; i < present; i++) w.f64(values[i]!);
+  return w.toBytes();
+}
+
+/** The DICT blob, or null with more than DICT_MAX_VALUES distinct values (or a -0). */
+function encodeDictionary(values: Float64Array, bitmap: Uint8Array | null): Uint8Array | null {
+  const distinct = new Set<number>();
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    // a Set takes -0 for 0
+    if (v === 0 && 1 / v < 0) return null;
+    distinct.add(v);
+    if (distinct.size > DICT_MAX_VALUES) return null;
+  }
+  const table = Float64Array.from(distinct).sort();
+  const index = new Map<number, number>();
+  table.forEach((v, i) => index.set(v, i));
+  const u = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) u[i] = index.get(values[i]!)!;
+  const w = new ByteWriter(64 + values.length + table.length * 8 + (bitmap?.length ?? 0));
+  writeHeader(w, DICT, 0, values.length, bitmap);
+  w.varint(table.length);
+  for (let i = 0; i < table.length; i++) w.f64(table[i]!);
+  encodeU32Stream(w, u, 0, values.length);
   return w.toBytes();
 }
 
@@ -138,12 +166,24 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
   const present = r.varint();
   const out = new Float64Array(numDocs).fill(NaN);
   if (kind === EMPTY) return out;
-  if (present > numDocs || e > MAX_SCALE_EXP || kind > DELTA) throw new FormatError('bad numeric column header');
+  if (present > numDocs || e > MAX_SCALE_EXP || kind > DICT) throw new FormatError('bad numeric column header');
   const bitmap = flags & 1 ? r.bytesView((numDocs + 7) >>> 3) : null;
   if (!bitmap && present !== numDocs) throw new FormatError('numeric column count mismatch');
   const values = new Float64Array(present);
   if (kind === RAW) {
     for (let i = 0; i < present; i++) values[i] = r.f64();
+  } else if (kind === DICT) {
+    const nValues = r.varint();
+    if (nValues > DICT_MAX_VALUES || nValues === 0) throw new FormatError('bad numeric dictionary size');
+    const table = new Float64Array(nValues);
+    for (let i = 0; i < nValues; i++) table[i] = r.f64();
+    const u = new Uint32Array(present);
+    decodeU32Stream(bytes, r.pos, present, u, 0);
+    for (let i = 0; i < present; i++) {
+      const k = u[i]!;
+      if (k >= nValues) throw new FormatError('numeric dictionary index out of range');
+      values[i] = table[k]!;
+    }
   } else {
     const base = r.f64();
     const s = 10 ** e;

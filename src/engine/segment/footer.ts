@@ -23,6 +23,11 @@ export const FLAG_NUMERIC = 4;
 export const FLAG_ORDINALS = 8;
 export const FLAG_PRESENCE_ALL = 16;
 export const FLAG_DERIVED_POSTINGS = 32;
+/** the docs holding the field are those with a value in its numeric column */
+export const FLAG_PRESENCE_NUMERIC = 64;
+/** the docs holding the field are those with an ordinal */
+export const FLAG_PRESENCE_ORDINALS = 128;
+const PRESENCE_IMPLIED = FLAG_PRESENCE_ALL | FLAG_PRESENCE_NUMERIC | FLAG_PRESENCE_ORDINALS;
 
 /** Where a blob lies, with the CRC-32 of its bytes. */
 export interface BlobRef {
@@ -35,7 +40,7 @@ export interface FieldEntry {
   name: string;
   type: FieldType;
   flags: number;
-  /** docs holding the field; the blob is a docs stream of this many ids unless all docs do */
+  /** docs holding the field; the blob is a docs stream of this many ids unless a flag implies them */
   presenceCount: number;
   presence: BlobRef | null;
   numeric: BlobRef | null;
@@ -190,7 +195,7 @@ export function decodeFooter(bytes: Uint8Array, fileSize: number): Footer {
     if (!type) throw new FormatError(`bad type code for field ${name}`);
     const flags = r.u8();
     const presenceCount = r.varint();
-    const presence = !(flags & FLAG_PRESENCE_ALL) && presenceCount > 0 ? readBlob(r) : null;
+    const presence = !(flags & PRESENCE_IMPLIED) && presenceCount > 0 ? readBlob(r) : null;
     const numeric = flags & FLAG_NUMERIC ? readBlob(r) : null;
     const ordinals = flags & FLAG_ORDINALS ? readBlob(r) : null;
     let terms: SparseIndex | null = null;

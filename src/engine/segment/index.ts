@@ -26,7 +26,7 @@
  * column-codec.ts, term blocks in term-dict.ts; docs/segment-format.md gathers them. Every blob
  * but the posting blobs carries a CRC-32 checked on read; posting blobs are range-checked.
  */
-export { writeSegment, segmentIdOf, type SegmentFileInfo } from './segment-writer.js';
+export { writeSegment, segmentIdOf, type SegmentFileInfo, type WriteOptions } from './segment-writer.js';
 export { mergeSegments } from './merged-segment.js';
 export { FORMAT_VERSION } from './footer.js';
 import type { SegmentReader } from '../segment-reader.js';

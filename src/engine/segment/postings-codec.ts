@@ -6,7 +6,7 @@
  *   positions, PACKED:  packed u32 stream of docFreq (freq - 1) values · zero padding to a 4-byte
  *                       boundary when the next stream has full blocks · packed u32 stream of
  *                       position gaps: per doc the first position, then pos[j] - pos[j-1]
- *   positions, DEFLATE: raw deflate of the same values as varints (freqs, then gaps); chosen for
+ *   positions, DEFLATE: raw deflate (level 4) of the same values as varints (freqs, then gaps); chosen for
  *                       terms with many positions, whose recurring layouts deflate well
  *
  * Pure functions over typed arrays, so that they can run in a worker thread.
@@ -95,7 +95,8 @@ export function encodePositions(out: ByteWriter, p: PositionPostings, numDocs: n
   varints.clear();
   for (let i = 0; i < numDocs; i++) varints.varint32(freqs[i]!);
   for (let i = 0; i < total; i++) varints.varint32(gaps[i]!);
-  const deflated = zlib.deflateRawSync(varints.view8(), { level: 6 });
+  // level 4: within 5 % of level 6 on positions, at a third of the time
+  const deflated = zlib.deflateRawSync(varints.view8(), { level: 4 });
   if (deflated.length >= out.length - mark) return POSITIONS_PACKED;
   out.length = mark;
   out.bytes(deflated);

@@ -15,6 +15,8 @@ import {
   FLAG_DERIVED_POSTINGS,
   FLAG_POSITIONS,
   FLAG_PRESENCE_ALL,
+  FLAG_PRESENCE_NUMERIC,
+  FLAG_PRESENCE_ORDINALS,
   HEADER_BYTES,
   TRAILER_BYTES,
   decodeFooter,
@@ -210,12 +212,26 @@ export class SegmentFile implements SegmentReader {
     const entry = this.fieldMap.get(field);
     if (!entry || entry.presenceCount === 0) return EMPTY_DOCS;
     return this.cachedColumn(`e:${field}`, () => {
+      const n = this.numDocs;
+      let docs: Uint32Array;
       if (entry.flags & FLAG_PRESENCE_ALL) {
-        const all = new Uint32Array(this.numDocs);
-        for (let i = 0; i < all.length; i++) all[i] = i;
-        return all;
+        docs = new Uint32Array(n);
+        for (let i = 0; i < n; i++) docs[i] = i;
+      } else if (entry.flags & (FLAG_PRESENCE_NUMERIC | FLAG_PRESENCE_ORDINALS)) {
+        docs = new Uint32Array(entry.presenceCount);
+        let k = 0;
+        if (entry.flags & FLAG_PRESENCE_NUMERIC) {
+          const col = this.numeric(field);
+          for (let d = 0; col && d < n && k < docs.length; d++) if (col[d] === col[d]) docs[k++] = d;
+        } else {
+          const ords = this.ordinals(field)?.ords;
+          for (let d = 0; ords && d < n && k < docs.length; d++) if (ords[d]! >= 0) docs[k++] = d;
+        }
+        if (k !== docs.length) throw new CorruptionError(this.filePath, `presence of ${field} does not match its column`);
+      } else {
+        docs = this.decodeBlob(entry.presence!, (b) => decodeDocIds(b, 0, entry.presenceCount, n));
       }
-      return this.decodeBlob(entry.presence!, (b) => decodeDocIds(b, 0, entry.presenceCount, this.numDocs));
+      return docs;
     });
   }
 

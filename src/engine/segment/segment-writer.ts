@@ -17,6 +17,8 @@ import {
   FLAG_ORDINALS,
   FLAG_POSITIONS,
   FLAG_PRESENCE_ALL,
+  FLAG_PRESENCE_NUMERIC,
+  FLAG_PRESENCE_ORDINALS,
   FLAG_TERMS,
   encodeFooter,
   encodeHeader,
@@ -26,7 +28,7 @@ import {
 } from './footer.js';
 import { encodeDocIds, encodePositions } from './postings-codec.js';
 import { TermDictWriter } from './term-dict.js';
-import { Yielder } from './yielder.js';
+import { SLICE_MS, Yielder } from './yielder.js';
 
 export interface SegmentFileInfo {
   /** the file name without its extension, the id `openSegment` gives the segment by default */
@@ -89,13 +91,24 @@ function onDictionary(column: OrdinalColumn, dict: readonly string[], numDocs: n
   return { ords, terms: dict };
 }
 
+/** True when `docs` (sorted) are exactly the docs below `numDocs` for which `has` holds. */
+function sameDocs(docs: Uint32Array, has: (doc: number) => boolean, numDocs: number): boolean {
+  let k = 0;
+  for (let d = 0; d < numDocs; d++) {
+    if (!has(d)) continue;
+    if (docs[k] !== d) return false;
+    k++;
+  }
+  return k === docs.length;
+}
+
 function allNaN(n: number): Float64Array {
   return new Float64Array(n).fill(NaN);
 }
 
 class SegmentSerializer {
   private readonly sink: FileSink;
-  private readonly yielder = new Yielder();
+  private readonly yielder: Yielder;
   private readonly blob = new ByteWriter(1 << 16);
 
   constructor(
@@ -103,8 +116,15 @@ class SegmentSerializer {
     private readonly source: SegmentReader,
     /** docs [0, numDocs) are written: a snapshot of a source that may still grow */
     private readonly numDocs: number,
+    sliceMs: number,
   ) {
     this.sink = new FileSink(fd);
+    this.yielder = new Yielder(sliceMs);
+  }
+
+  /** A turn for the event loop between steps that each take up to ~100 ms on a million docs. */
+  private async breather(): Promise<void> {
+    if (this.yielder.dueNow()) await this.yielder.pause();
   }
 
   private put(bytes: Uint8Array): BlobRef {
@@ -130,9 +150,11 @@ class SegmentSerializer {
       if (lid[i]! > maxLid) maxLid = lid[i]!;
     }
     const tsRef = this.put(encodeNumericColumn(ts, n));
+    await this.breather();
     const lidRef = this.put(encodeNumericColumn(lid, n));
+    await this.breather();
     const idsRef = this.put(encodeIdColumn(this.source.ids(), n));
-    await this.yielder.pause();
+    await this.breather();
 
     const fields: FieldEntry[] = [];
     const infos: FieldInfo[] = [];
@@ -141,7 +163,7 @@ class SegmentSerializer {
       if (below(this.source.exists(f.name), n).length === 0) continue;
       fields.push(await this.writeField(f));
       infos.push({ name: f.name, type: f.type });
-      await this.yielder.pause();
+      await this.breather();
     }
 
     this.sink.write(
@@ -167,7 +189,7 @@ class SegmentSerializer {
       offsets.push(this.sink.position);
       texts = [];
       pendingChars = 0;
-      if (this.yielder.due()) await this.yielder.pause();
+      if (this.yielder.dueNow()) await this.yielder.pause();
     };
     for (let d = 0; d < n; d++) {
       const text = this.source.source(d);
@@ -194,24 +216,31 @@ class SegmentSerializer {
     };
 
     const present = below(src.exists(f.name), n);
+    const numeric = src.numeric(f.name);
+    const ordinals = src.ordinals(f.name);
     entry.presenceCount = present.length;
-    if (present.length > 0 && present.length === n) {
+    if (present.length === n) {
       entry.flags |= FLAG_PRESENCE_ALL;
-    } else if (present.length > 0) {
+    } else if (numeric !== null && sameDocs(present, (d) => numeric[d] === numeric[d], n)) {
+      entry.flags |= FLAG_PRESENCE_NUMERIC;
+    } else if (ordinals !== null && sameDocs(present, (d) => ordinals.ords[d]! >= 0, n)) {
+      entry.flags |= FLAG_PRESENCE_ORDINALS;
+    } else {
       this.blob.clear();
       encodeDocIds(this.blob, present);
       entry.presence = this.put(this.blob.view8());
     }
+    await this.breather();
 
-    const numeric = src.numeric(f.name);
     if (numeric !== null) {
       entry.flags |= FLAG_NUMERIC;
       entry.numeric = this.put(encodeNumericColumn(numeric, n));
+      await this.breather();
     }
 
-    const ordinals = src.ordinals(f.name);
     const withPositions = f.type === 'text';
     const derived = ordinals !== null && this.canDerivePostings(f.name, ordinals, present.length);
+    await this.breather();
     const dict = new TermDictWriter(withPositions, derived);
     // the ordinal column's terms are usually the term dictionary: then they are not repeated
     const written: string[] | null = ordinals === null ? null : [];
@@ -244,6 +273,7 @@ class SegmentSerializer {
       }
       if (this.yielder.due()) await this.yielder.pause();
     }
+    await this.breather();
     const index = dict.finish(this.sink.position);
     if (index.numTerms > 0) {
       this.sink.write(dict.blocks.view8());
@@ -304,12 +334,17 @@ async function fsyncDir(dir: string): Promise<void> {
  * Writes the docs the source holds now (a later-growing source is cut at its current numDocs) to
  * `filePath` atomically: readers see either no file or the whole file.
  */
-export async function writeSegment(source: SegmentReader, filePath: string): Promise<SegmentFileInfo> {
+export interface WriteOptions {
+  /** longest stretch of work (ms) between turns given to the event loop; default 8 */
+  sliceMs?: number;
+}
+
+export async function writeSegment(source: SegmentReader, filePath: string, options: WriteOptions = {}): Promise<SegmentFileInfo> {
   const tmp = `${filePath}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   let closed = false;
   try {
-    const { sizeBytes, info } = await new SegmentSerializer(fd, source, source.numDocs).write();
+    const { sizeBytes, info } = await new SegmentSerializer(fd, source, source.numDocs, options.sliceMs ?? SLICE_MS).write();
     await fsyncAsync(fd);
     fs.closeSync(fd);
     closed = true;

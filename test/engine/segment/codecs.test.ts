@@ -116,6 +116,7 @@ describe('columns', () => {
     ['negative zero and infinities', [-0, 0, Infinity, -Infinity, 1]],
     ['wide integers', [2 ** 52, -(2 ** 52), 0, 1]],
     ['booleans', [1, 0, 0, 1, NaN, 1]],
+    ['few distinct doubles', [0.1 + 0.2, Math.PI, 0.1 + 0.2, NaN, Math.PI, -Infinity]],
   ];
   for (const [name, values] of cases) {
     it(`round-trips a numeric column: ${name}`, () => {
@@ -132,6 +133,16 @@ describe('columns', () => {
     const bytes = encodeNumericColumn(col, col.length);
     assert.ok(bytes.length < col.length, `${bytes.length} bytes for ${col.length} values`);
     assert.deepEqual(decodeNumericColumn(bytes, col.length), col);
+  });
+
+  it('encodes a column of few distinct values by a dictionary', () => {
+    const codes = [200, 201, 204, 301, 304, 400, 401, 403, 404, 500, 502, 503, 100000];
+    const rnd = makeRandom(3);
+    const col = new Float64Array(10_000).map((_, i) => (i % 10 === 0 ? NaN : codes[Math.floor(rnd() * codes.length)]!));
+    const bytes = encodeNumericColumn(col, col.length);
+    // 4 bits per value and a bitmap; packing the range 200..100000 would take 17 bits
+    assert.ok(bytes.length < 10_000 * (4 / 8) + 10_000 / 8 + 400, `${bytes.length} bytes`);
+    assert.deepEqual([...decodeNumericColumn(bytes, col.length)], [...col]);
   });
 
   it('round-trips ids by gaps, and ids that jump around raw', () => {

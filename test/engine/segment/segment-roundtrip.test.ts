@@ -183,6 +183,23 @@ describe('segment file round trip', () => {
     }
   });
 
+  it('gives the event loop turns while it encodes', async () => {
+    const m = memtableOf(generateLogs(2_000, { seed: 5 }));
+    const file = path.join(dir, 'yield.seg');
+    const tmp = `${file}.tmp`;
+    // the file is written in 1 MiB chunks: an empty temporary file means encoding is under way
+    let turnsWhileEncoding = 0;
+    let writing = true;
+    const spin = (): void => {
+      if (fs.existsSync(tmp) && fs.statSync(tmp).size === 0) turnsWhileEncoding++;
+      if (writing) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await writeSegment(m, file, { sliceMs: 0 });
+    writing = false;
+    assert.ok(turnsWhileEncoding >= 5, `event loop turns while encoding: ${turnsWhileEncoding}`);
+  });
+
   it('replaces the file atomically and leaves no temporary file', async () => {
     const file = path.join(dir, 'atomic.seg');
     fs.writeFileSync(file, 'old contents');
