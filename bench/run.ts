@@ -15,7 +15,7 @@ import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from '.
 import { CpuMeter, HttpClient, MemorySampler, jsonBody, measureDataDir, serverLogErrors, startServer, tail } from './harness/index.js';
 import { buildBulkBodies, loadBulk } from './ingest/index.js';
 import { queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
-import { checkTargets, renderSummary, renderTable, type BenchResults } from './report/index.js';
+import { checkTargets, renderMarkdown, renderSummary, renderTable, type BenchResults } from './report/index.js';
 import { monotonicMicros, summarizeProfile, type PhaseWindow } from './profile/index.js';
 import { selfCheck } from './self-check.js';
 
@@ -235,8 +235,10 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     fs.mkdirSync(path.dirname(outFile), { recursive: true });
     if (o.profile) results.profiles = keepProfiles(profileDir, outFile, phases);
     fs.writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+    const markdownFile = outFile.replace(/\.json$/, '') + '.md';
+    fs.writeFileSync(markdownFile, renderMarkdown(results));
 
-    process.stdout.write(`\n${renderSummary(results)}\n\nresults: ${outFile}\n`);
+    process.stdout.write(`\n${renderSummary(results)}\n\nresults: ${outFile} (and ${path.basename(markdownFile)})\n`);
     if (o.keep) process.stdout.write(`kept: ${tmp} (data dir, server.log${o.profile ? ', profiles' : ''})\n`);
     return queries.every((q) => !q.problem) && ingest.failedItems === 0;
   } catch (err) {

@@ -5,4 +5,5 @@
 export type { BenchResults } from './results.js';
 export { TARGETS, checkTargets, type TargetCheck } from './targets.js';
 export { renderSummary } from './summary.js';
+export { renderMarkdown } from './markdown.js';
 export { renderTable } from './table.js';
