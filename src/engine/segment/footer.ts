@@ -3,12 +3,12 @@
  * ends with a fixed 16-byte trailer: u32 footer length · u32 CRC-32 of the footer · u32 format
  * version · "SVSG". See index.ts for the footer's fields.
  */
-import { checksum } from './checksum.js';
 import type { FieldType } from '../segment-reader.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
-import type { SparseIndex } from './term-dict.js';
+import { checksum } from './checksum.js';
 import { decodeString, encodeString, encodingFor } from './strings.js';
+import type { SparseIndex } from './term-dict.js';
 
 export const MAGIC = Buffer.from('SVSG', 'latin1');
 export const FORMAT_VERSION = 1;

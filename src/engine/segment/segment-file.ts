@@ -5,10 +5,10 @@
  * of decoded term blocks, doc blocks and columns.
  */
 import fs from 'node:fs';
-import { checksum } from './checksum.js';
 import { CorruptionError } from '../../common/errors.js';
 import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { FormatError } from './byte-reader.js';
+import { checksum } from './checksum.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
 import { decodeDocBlock, docText, type DocBlock } from './doc-store.js';
 import {
@@ -28,7 +28,7 @@ import {
 import { Lru } from './lru.js';
 import { decodeDocIds, decodePositions } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
-import { segmentIdOf } from './segment-writer.js';
+import { segmentIdOf } from './segment-id.js';
 
 const TERM_BLOCK_CACHE_ENTRIES = 512;
 const DOC_BLOCK_CACHE_ENTRIES = 16;
@@ -193,25 +193,29 @@ export class SegmentFile implements SegmentReader {
     if (field === '_lid') return (this.lidColumn ??= this.decodeBlob(this.footer.lid, (b) => decodeNumericColumn(b, this.numDocs)));
     const ref = this.fieldMap.get(field)?.numeric;
     if (!ref) return null;
-    return this.cachedColumn(`n:${field}`, () => this.decodeBlob(ref, (b) => decodeNumericColumn(b, this.numDocs)));
+    return this.cached(`n:${field}`, () => this.decodeBlob(ref, (b) => decodeNumericColumn(b, this.numDocs)), byteLength);
   }
 
   ordinals(field: string): OrdinalColumn | null {
     const entry = this.fieldMap.get(field);
     const ref = entry?.ordinals;
     if (!entry || !ref) return null;
-    return this.cachedColumn(`o:${field}`, () => {
-      const decoded = this.decodeBlob(ref, (b) => decodeOrdinalColumn(b, this.numDocs));
-      const terms = decoded.terms ?? Array.from(this.terms(field));
-      if (terms.length !== decoded.numTerms) throw new CorruptionError(this.filePath, `ordinal terms of ${field} do not match`);
-      return { ords: decoded.ords, terms } satisfies OrdinalColumn;
-    });
+    return this.cached(
+      `o:${field}`,
+      (): OrdinalColumn => {
+        const decoded = this.decodeBlob(ref, (b) => decodeOrdinalColumn(b, this.numDocs));
+        const terms = decoded.terms ?? Array.from(this.terms(field));
+        if (terms.length !== decoded.numTerms) throw new CorruptionError(this.filePath, `ordinal terms of ${field} do not match`);
+        return { ords: decoded.ords, terms };
+      },
+      (c) => c.ords.byteLength + c.terms.length * 48,
+    );
   }
 
   exists(field: string): Uint32Array {
     const entry = this.fieldMap.get(field);
     if (!entry || entry.presenceCount === 0) return EMPTY_DOCS;
-    return this.cachedColumn(`e:${field}`, () => {
+    return this.cached(`e:${field}`, () => {
       const n = this.numDocs;
       let docs: Uint32Array;
       if (entry.flags & FLAG_PRESENCE_ALL) {
@@ -232,11 +236,11 @@ export class SegmentFile implements SegmentReader {
         docs = this.decodeBlob(entry.presence!, (b) => decodeDocIds(b, 0, entry.presenceCount, n));
       }
       return docs;
-    });
+    }, byteLength);
   }
 
   ids(): BigUint64Array {
-    return this.cachedColumn('ids', () => this.decodeBlob(this.footer.ids, (b) => decodeIdColumn(b, this.numDocs)));
+    return this.cached('ids', () => this.decodeBlob(this.footer.ids, (b) => decodeIdColumn(b, this.numDocs)), byteLength);
   }
 
   source(doc: number): string {
@@ -268,12 +272,12 @@ export class SegmentFile implements SegmentReader {
     return guard(this.filePath, () => docText(b, i, plain ? 0 : this.numeric('_ts')![doc]!, plain ? 0 : this.numeric('_lid')![doc]!));
   }
 
-  private cachedColumn<T>(key: string, load: () => T & { byteLength?: number }): T {
+  /** A decoded column from the column LRU, loading it on a miss; `bytes` sizes it for the LRU. */
+  private cached<T>(key: string, load: () => T, bytes: (value: T) => number): T {
     const hit = this.columns.get(key);
     if (hit !== undefined) return hit as T;
     const value = load();
-    const v = value as { byteLength?: number; ords?: Int32Array };
-    this.columns.set(key, value, v.byteLength ?? v.ords?.byteLength ?? 0);
+    this.columns.set(key, value, bytes(value));
     return value;
   }
 
@@ -316,6 +320,10 @@ export class SegmentFile implements SegmentReader {
     if (this.fd < 0) throw new Error(`segment ${this.id} is closed`);
     return readFully(this.fd, offset, length, true);
   }
+}
+
+function byteLength(a: ArrayBufferView): number {
+  return a.byteLength;
 }
 
 /** A positioned read of exactly `length` bytes; `shared` allows reuse of the scratch buffer. */

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { checksum } from './checksum.js';
 import type { FieldInfo, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { checksum } from './checksum.js';
 import { encodeIdColumn, encodeNumericColumn, encodeOrdinalColumn } from './column-codec.js';
 import { DOC_BLOCK_TARGET_BYTES, encodeDocBlock } from './doc-store.js';
 import { FileSink } from './file-sink.js';
@@ -27,6 +27,7 @@ import {
   type FieldEntry,
 } from './footer.js';
 import { encodeDocIds, encodePositions } from './postings-codec.js';
+import { segmentIdOf } from './segment-id.js';
 import { TermDictWriter } from './term-dict.js';
 import { SLICE_MS, Yielder } from './yielder.js';
 
@@ -39,13 +40,6 @@ export interface SegmentFileInfo {
   maxLid: number;
   sizeBytes: number;
   fields: FieldInfo[];
-}
-
-/** The segment id a file name implies: its base name without the last extension. */
-export function segmentIdOf(filePath: string): string {
-  const base = path.basename(filePath);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(0, dot) : base;
 }
 
 /** Doc ids below `limit`: the prefix of a sorted list. */

@@ -17,9 +17,9 @@
  * store no blobs at all: their postings are read off the ordinal column ("derived").
  */
 import zlib from 'node:zlib';
-import { checksum } from './checksum.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { checksum } from './checksum.js';
 import { UTF16, UTF8, decodeString, encodeString, isWellFormed, type StringEncoding } from './strings.js';
 
 export const TERMS_PER_BLOCK = 128;

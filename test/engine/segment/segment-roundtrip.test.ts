@@ -191,7 +191,7 @@ describe('segment file round trip', () => {
     let turnsWhileEncoding = 0;
     let writing = true;
     const spin = (): void => {
-      if (fs.existsSync(tmp) && fs.statSync(tmp).size === 0) turnsWhileEncoding++;
+      if (fs.statSync(tmp, { throwIfNoEntry: false })?.size === 0) turnsWhileEncoding++;
       if (writing) setImmediate(spin);
     };
     setImmediate(spin);
