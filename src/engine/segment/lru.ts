@@ -2,30 +2,36 @@
  * A small least-recently-used cache bounded by entry count and by total bytes.
  */
 
-export class Lru<V> {
-  private readonly map = new Map<string, { value: V; bytes: number }>();
+export class Lru<K, V> {
+  private readonly map = new Map<K, { value: V; bytes: number }>();
   private bytes = 0;
+  private newest: K | undefined;
 
   constructor(
     private readonly maxEntries: number,
     private readonly maxBytes = Infinity,
   ) {}
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const hit = this.map.get(key);
     if (hit === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, hit);
+    // sequential scans hit the newest entry again and again: no need to move it
+    if (key !== this.newest) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+      this.newest = key;
+    }
     return hit.value;
   }
 
-  set(key: string, value: V, bytes = 0): void {
+  set(key: K, value: V, bytes = 0): void {
     const old = this.map.get(key);
     if (old !== undefined) {
       this.bytes -= old.bytes;
       this.map.delete(key);
     }
     this.map.set(key, { value, bytes });
+    this.newest = key;
     this.bytes += bytes;
     for (const [k, e] of this.map) {
       if (this.map.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
@@ -38,5 +44,6 @@ export class Lru<V> {
   clear(): void {
     this.map.clear();
     this.bytes = 0;
+    this.newest = undefined;
   }
 }

@@ -59,9 +59,11 @@ export class SegmentFile implements SegmentReader {
   private readonly fieldInfos: FieldInfo[];
   private tsColumn: Float64Array | null = null;
   private lidColumn: Float64Array | null = null;
-  private readonly termBlocks = new Lru<TermBlock>(TERM_BLOCK_CACHE_ENTRIES);
-  private readonly docBlocks = new Lru<DocBlock>(DOC_BLOCK_CACHE_ENTRIES);
-  private readonly columns = new Lru<unknown>(256, COLUMN_CACHE_BYTES);
+  /** keyed by field index * 2^32 + block index */
+  private readonly termBlocks = new Lru<number, TermBlock>(TERM_BLOCK_CACHE_ENTRIES);
+  private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES);
+  private readonly columns = new Lru<string, unknown>(256, COLUMN_CACHE_BYTES);
+  private readonly fieldIndex = new Map<string, number>();
 
   private constructor(
     readonly filePath: string,
@@ -77,7 +79,10 @@ export class SegmentFile implements SegmentReader {
     this.minTs = footer.minTs;
     this.maxTs = footer.maxTs;
     this.maxLid = footer.maxLid;
-    for (const f of footer.fields) this.fieldMap.set(f.name, f);
+    footer.fields.forEach((f, i) => {
+      this.fieldMap.set(f.name, f);
+      this.fieldIndex.set(f.name, i);
+    });
     this.fieldInfos = footer.fields.map((f) => ({ name: f.name, type: f.type }));
   }
 
@@ -253,7 +258,7 @@ export class SegmentFile implements SegmentReader {
       if (ds.firstDocs[mid]! <= doc) lo = mid;
       else hi = mid - 1;
     }
-    const key = String(lo);
+    const key = lo;
     let block = this.docBlocks.get(key);
     if (block === undefined) {
       const b = lo;
@@ -293,7 +298,7 @@ export class SegmentFile implements SegmentReader {
   }
 
   private termBlock(entry: FieldEntry, b: number): TermBlock {
-    const key = `${entry.name}\u0000${b}`;
+    const key = this.fieldIndex.get(entry.name)! * 2 ** 32 + b;
     const hit = this.termBlocks.get(key);
     if (hit !== undefined) return hit;
     const index = entry.terms!;
