@@ -126,7 +126,7 @@ export class SegmentFile implements SegmentReader {
   *terms(field: string, from?: string): Iterable<string> {
     const entry = this.fieldMap.get(field);
     const index = entry?.terms;
-    if (!entry || !index) return;
+    if (!entry || !index || index.firstTerms.length === 0) return;
     let b = from === undefined ? 0 : Math.max(0, findBlock(index, from));
     let i = from === undefined ? 0 : lowerBound(this.termBlock(entry, b).terms, from);
     for (; b < index.firstTerms.length; b++, i = 0) {
@@ -176,16 +176,34 @@ export class SegmentFile implements SegmentReader {
 
   /** The docs whose ordinal is the term's rank in the dictionary. */
   private derivedPostings(ref: TermRef): Uint32Array {
-    const ords = this.ordinals(ref.entry.name)?.ords;
-    const docFreq = ref.block.docFreq[ref.i]!;
+    const field = ref.entry.name;
+    const numTerms = ref.entry.terms!.numTerms;
+    // one pass over the ordinals buckets the docs of every term; lookups then take a slice
+    const all = this.cached(
+      `p:${field}`,
+      () => {
+        const ords = this.ordinals(field)?.ords ?? new Int32Array(0);
+        const starts = new Uint32Array(numTerms + 1);
+        for (let d = 0; d < ords.length; d++) {
+          const o = ords[d]!;
+          if (o >= numTerms) throw new CorruptionError(this.filePath, `ordinal of ${field} out of range`);
+          if (o >= 0) starts[o + 1]!++;
+        }
+        for (let t = 0; t < numTerms; t++) starts[t + 1]! += starts[t]!;
+        const docs = new Uint32Array(starts[numTerms]!);
+        const next = starts.slice(0, numTerms);
+        for (let d = 0; d < ords.length; d++) {
+          const o = ords[d]!;
+          if (o >= 0) docs[next[o]!++] = d;
+        }
+        return { starts, docs };
+      },
+      (v) => v.starts.byteLength + v.docs.byteLength,
+    );
     const rank = ref.b * TERMS_PER_BLOCK + ref.i;
-    const out = new Uint32Array(docFreq);
-    let k = 0;
-    if (ords) {
-      for (let d = 0; d < ords.length && k < docFreq; d++) if (ords[d] === rank) out[k++] = d;
-    }
-    if (k !== docFreq) throw new CorruptionError(this.filePath, `postings of a term of ${ref.entry.name} do not match its ordinals`);
-    return out;
+    const docs = all.docs.subarray(all.starts[rank], all.starts[rank + 1]);
+    if (docs.length !== ref.block.docFreq[ref.i]) throw new CorruptionError(this.filePath, `postings of a term of ${field} do not match its ordinals`);
+    return docs;
   }
 
   private checkDoc(doc: number): number {

@@ -291,8 +291,8 @@ class SegmentSerializer {
   /**
    * True when the ordinal column alone gives the field's postings: each doc holding the field
    * holds exactly one term (so its first value), and the ordinal terms are the dictionary. Kept
-   * to fields with few terms, where a scan of the column per lookup is cheap next to the blobs
-   * it saves.
+   * to fields with few terms: the reader buckets the whole column on the first lookup, so the
+   * saving is worth it only where terms are shared by many docs.
    */
   private canDerivePostings(field: string, ordinals: OrdinalColumn, presenceCount: number): boolean {
     const n = this.numDocs;
