@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
-import { CpuMeter, HttpClient, MemorySampler, jsonBody, measureDataDir, serverLogErrors, startServer, tail } from './harness/index.js';
+import { CpuMeter, HttpClient, MemorySampler, jsonBody, measureDataDir, serverLogErrors, startServer, tail, waitSettled } from './harness/index.js';
 import { buildBulkBodies, loadBulk } from './ingest/index.js';
 import { queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
 import { checkTargets, renderMarkdown, renderSummary, renderTable, type BenchResults } from './report/index.js';
@@ -35,6 +35,8 @@ interface RunOptions {
   profile: boolean;
   selfCheck: boolean;
   selfCheckDocs: number;
+  waitFlushed: boolean;
+  settleTimeout: number;
 }
 
 /** every query case the run times; further forms of the queries are appended here */
@@ -169,7 +171,19 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
 
     phase('flush');
     const flush = await flushIndex(client, o.index);
-    log(flush.available ? `flushed in ${flush.ms!.toFixed(0)} ms` : `no flush endpoint (status ${flush.status}); the shutdown flushes`);
+    log(flush.available ? `flushed in ${flush.ms!.toFixed(0)} ms` : `no flush endpoint (status ${flush.status})`);
+
+    phase('settle');
+    log(o.waitFlushed ? 'waiting for the memtables to reach segment files and the service to go idle' : 'waiting for the service to go idle');
+    const settle = await waitSettled({
+      pid: server.pid,
+      dataDir,
+      logFile: path.join(tmp, 'server.log'),
+      waitFlushed: o.waitFlushed,
+      walFlushedBytes: Math.max(1 << 20, corpus.totalBytes * 0.01),
+      timeoutMs: o.settleTimeout * 1000,
+    });
+    log(`${settle.settled ? 'settled' : 'not settled'} after ${(settle.waitedMs / 1000).toFixed(1)} s: ${settle.reason}`);
 
     phase('queries');
     cpu.begin();
@@ -218,6 +232,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
       ingest: { ...ingest, ...visible, cpu: ingestCpu },
       queriesCpu,
       flush,
+      settle,
       queries,
       memory: {
         peakRssBytes: peaks.length ? Math.max(...peaks) : null,
@@ -239,7 +254,6 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     fs.writeFileSync(markdownFile, renderMarkdown(results));
 
     process.stdout.write(`\n${renderSummary(results)}\n\nresults: ${outFile} (and ${path.basename(markdownFile)})\n`);
-    if (o.keep) process.stdout.write(`kept: ${tmp} (data dir, server.log${o.profile ? ', profiles' : ''})\n`);
     return queries.every((q) => !q.problem) && ingest.failedItems === 0;
   } catch (err) {
     failed = true;
@@ -291,6 +305,8 @@ const program = new Command('bench')
   .option('--index <name>', 'index to load', 'bench-logs')
   .option('--server-node-args <args>', 'extra node flags for the service, space-separated', '')
   .option('--server-env <KEY=VALUE...>', 'extra environment for the service (e.g. SVC_MEMTABLE_MAX_BYTES=...)', [])
+  .option('--no-wait-flushed', 'time queries as soon as the service is idle, without waiting for memtables to be flushed')
+  .option('--settle-timeout <seconds>', 'longest wait for the service to settle before the queries', integer(0), 300)
   .option('--profile', 'run the service with --cpu-prof and print where its time goes', false)
   .option('--self-check', 'check the corpus generator only, without a service', false)
   .option('--self-check-docs <n>', 'documents the self-check generates', integer(100), 20_000);

@@ -6,5 +6,6 @@ export { HttpClient, jsonBody, type HttpRequest, type HttpResponse } from './htt
 export { startServer, serverEntry, serverLogErrors, tail, type ServerHandle, type ServerOptions, type ServerExit } from './server-process.js';
 export { MemorySampler, type MemorySample } from './memory-sampler.js';
 export { measureDataDir, type DiskUsage } from './disk-usage.js';
+export { waitSettled, type SettleOptions, type SettleResult } from './settle.js';
 export { median, percentile } from './stats.js';
 export { CpuMeter, processCpuSeconds, ownCpuSeconds, type PhaseCpu } from './cpu-time.js';

@@ -17,6 +17,7 @@ export function renderMarkdown(r: BenchResults): string {
     '| other figures | measured |',
     '|---|---|',
     `| ingest, whole run | ${n(r.ingest.whole.docsPerSec)} docs/s, ${n(r.ingest.whole.mbPerSec, 1)} MB/s, ${n(r.ingest.whole.elapsedMs / 1000, 1)} s |`,
+    `| wait before the queries | ${n(r.settle.waitedMs / 1000, 1)} s, ${r.settle.settled ? '' : 'not '}settled: ${r.settle.reason} |`,
     `| CPU of the service during ingest | ${n(r.ingest.cpu.serverCores, 2)} cores |`,
     `| \`_bulk\` request of ${String(r.options.batch)} docs | median ${n(r.ingest.requestMs.median)} ms, p90 ${n(r.ingest.requestMs.p90)} ms |`,
     ...r.queries.map((q) => `| ${q.title}: p90, server \`took\` median, hits | ${n(q.p90Ms, 1)} ms, ${n(q.tookMedianMs)} ms, ${n(q.hitsTotal)}${q.problem ? ` (WRONG: ${q.problem})` : ''} |`),

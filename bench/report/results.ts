@@ -1,5 +1,5 @@
 /** The shape of a benchmark run's JSON results file. */
-import type { DiskUsage, MemorySample, PhaseCpu } from '../harness/index.js';
+import type { DiskUsage, MemorySample, PhaseCpu, SettleResult } from '../harness/index.js';
 import type { IngestResult } from '../ingest/index.js';
 import type { QueryCaseResult } from '../queries/index.js';
 import type { QueryWords, TallyCounts } from '../corpus/index.js';
@@ -24,6 +24,7 @@ export interface BenchResults {
   ingest: IngestResult & { visibleDocs: number | null; visibleAfterMs: number | null; cpu: PhaseCpu };
   queriesCpu: PhaseCpu;
   flush: { available: boolean; status: number | null; ms: number | null };
+  settle: SettleResult;
   queries: QueryCaseResult[];
   memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };
   disk: DiskUsage & { totalPerRawByte: number; segmentsPerRawByte: number; walPerRawByte: number };
