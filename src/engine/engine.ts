@@ -193,7 +193,7 @@ export class Engine {
     for (const [shard, group] of entries) {
       shard.addDurable(group.docs, seq);
       if (this.opts.onDocumentIndexed) for (const doc of group.docs) this.opts.onDocumentIndexed(doc, doc.source.length);
-      if (shard.memtableBytes >= this.opts.memtableMaxBytes) void this.flushShard(shard);
+      if (shard.memtableBytes >= this.opts.memtableMaxBytes) void this.flushShard(shard).catch(() => undefined);
     }
     return outcomes;
   }

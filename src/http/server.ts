@@ -4,7 +4,7 @@
  * rendered in one place, and the route modules registered on top.
  */
 import zlib from 'node:zlib';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../observability/index.js';
 import { esErrorBody, renderError } from './error-render.js';
 
@@ -18,13 +18,13 @@ export function createServer(opts: ServerOptions): FastifyInstance {
   const app = Fastify({
     // pino's Logger is a FastifyBaseLogger; the cast keeps the app's type the default one
     loggerInstance: opts.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // one log line per bulk request would drown the logs; errors are logged by the error handler
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.maxBodyBytes,
-    // Elasticsearch clients send ids and index names that may be long
-    maxParamLength: 4096,
     forceCloseConnections: 'idle',
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // Elasticsearch clients send index lists that may be long
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
   });
 
   app.removeAllContentTypeParsers();

@@ -5,17 +5,18 @@ import type { Metastore } from '../metastore/index.js';
 export function metastoreCatalog(metastore: Metastore): EngineCatalog {
   return {
     async listIndexes(): Promise<IndexRecord[]> {
-      const rows = await metastore.listIndexes();
+      const rows = await metastore.indexes.listIndexes();
       return rows.map((r) => ({
         name: r.name,
         uuid: r.uuid,
         createdAtMs: r.createdAtMs,
-        mappings: r.mappings,
-        settings: r.settings as Record<string, unknown>,
+        // an index created without a mapping stores `{}`: the engine starts from an empty one
+        mappings: Object.keys(r.mappings).length > 0 ? r.mappings : null,
+        settings: r.settings,
       }));
     },
     async createIndex(record: IndexRecord): Promise<void> {
-      await metastore.createIndex({
+      await metastore.indexes.createIndex({
         name: record.name,
         uuid: record.uuid,
         createdAtMs: record.createdAtMs,
@@ -24,20 +25,20 @@ export function metastoreCatalog(metastore: Metastore): EngineCatalog {
       });
     },
     async deleteIndex(name: string): Promise<void> {
-      await metastore.deleteIndex(name);
+      await metastore.indexes.deleteIndex(name);
     },
     async listSegments(index: string): Promise<SegmentRecord[]> {
-      return metastore.listSegments(index);
+      return metastore.segments.listSegments(index);
     },
     async commitSegment(segment: SegmentRecord, mappings: unknown): Promise<void> {
-      await metastore.updateIndexMappings(segment.index, mappings as object);
-      await metastore.addSegments(segment.index, [segment]);
+      await metastore.indexes.updateIndexMappings(segment.index, mappings as object);
+      await metastore.segments.addSegments(segment.index, [segment]);
     },
     async replaceSegments(index: string, removedIds: string[], added: SegmentRecord): Promise<void> {
-      await metastore.replaceSegments(index, removedIds, [added]);
+      await metastore.segments.replaceSegments(index, removedIds, [added]);
     },
     async updateMappings(index: string, mappings: unknown): Promise<void> {
-      await metastore.updateIndexMappings(index, mappings as object);
+      await metastore.indexes.updateIndexMappings(index, mappings as object);
     },
   };
 }

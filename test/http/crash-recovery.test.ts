@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { ndjson, request, spawnNode, tempDir, type ChildNode } from '../support/node.js';
+import { ndjson, request, spawnNode, tempDir, type ChildNode, type JsonResponse } from '../support/node.js';
 
 interface BulkBody {
   errors: boolean;
@@ -24,7 +24,7 @@ describe('crash recovery', () => {
 
   it('finds every acknowledged document exactly once after SIGKILL', async () => {
     // small memtables so that some documents are in flushed segments and some only in the WAL
-    const env = { SVC_MEMTABLE_MAX_BYTES: String(512 * 1024), SVC_LOG_LEVEL: 'warn' };
+    const env = { SVC_MEMTABLE_MAX_BYTES: String(512 * 1024) };
     node = await spawnNode(dataDir, env);
     const url = node.url;
     const acknowledged = new Set<string>();
@@ -40,7 +40,7 @@ describe('crash recovery', () => {
           lines.push({ index: { _index: 'crash' } }, { _line: `request ${r} of writer ${w} line ${d} payload ${'x'.repeat(40)}`, marker, writer: `w${w}` });
         }
         try {
-          const res = await request<BulkBody>(`${url}/_bulk`, { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson' } });
+          const res: JsonResponse<BulkBody> = await request<BulkBody>(`${url}/_bulk`, { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson' } });
           if (res.status === 200) {
             res.body.items.forEach((item, i) => {
               if (item.index.status === 201) acknowledged.add(markers[i]!);
@@ -51,17 +51,20 @@ describe('crash recovery', () => {
         }
       }
     };
-    const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-    while (acknowledged.size < 3000) await new Promise((r) => setTimeout(r, 10));
+    let running = WRITERS;
+    const writers = Array.from({ length: WRITERS }, (_, w) => writer(w).finally(() => running--));
+    while (acknowledged.size < 3000 && running > 0) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(acknowledged.size >= 3000, `the server stopped acknowledging writes after ${acknowledged.size} documents`);
     node.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
     await new Promise((r) => node!.child.once('exit', r));
 
     node = await spawnNode(dataDir, env);
+    const restartedUrl = node.url;
     const seen = new Map<string, number>();
     for (let w = 0; w < WRITERS; w++) {
-      const res = await request<SearchBody>(`${node.url}/crash/_search?q=writer:w${w}&size=10000`);
+      const res: JsonResponse<SearchBody> = await request<SearchBody>(`${restartedUrl}/crash/_search?q=writer:w${w}&size=10000`);
       assert.equal(res.status, 200);
       for (const hit of res.body.hits.hits) seen.set(hit._source.marker, (seen.get(hit._source.marker) ?? 0) + 1);
     }

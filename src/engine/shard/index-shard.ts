@@ -3,6 +3,7 @@
  * the immutable segments. Searches see all of them; a flush turns the oldest memtable into a
  * segment file, commits it to the catalog, then swaps it in.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SegmentReader } from '../segment-reader.js';
@@ -135,13 +136,21 @@ export class IndexShard {
     return targets;
   }
 
-  /** Flushes the current memtable into a segment file; resolves when it is committed. */
+  /**
+   * Flushes the current memtable into a segment file; resolves when it and any memtable left
+   * over from a failed flush are committed. A failure keeps the memtable searchable and its
+   * documents in the WAL; the next flush tries again.
+   */
   flush(): Promise<void> {
-    if (this.active.memtable.numDocs === 0) return this.flushChain;
-    const pending = this.active;
-    this.active = { memtable: new Memtable(randomUUID()), firstWalSeq: null };
-    this.flushing.push(pending);
-    this.flushChain = this.flushChain.then(() => this.flushOne(pending));
+    if (this.active.memtable.numDocs > 0) {
+      this.flushing.push(this.active);
+      this.active = { memtable: new Memtable(randomUUID()), firstWalSeq: null };
+    }
+    this.flushChain = this.flushChain
+      .catch(() => undefined)
+      .then(async () => {
+        while (this.flushing.length > 0) await this.flushOne(this.flushing[0]!);
+      });
     return this.flushChain;
   }
 
@@ -157,6 +166,7 @@ export class IndexShard {
     const id = pending.memtable.id;
     const relativePath = path.join('indexes', this.uuid, `${id}.seg`);
     const absolutePath = path.join(this.dataDir, relativePath);
+    await fs.promises.mkdir(path.dirname(absolutePath), { recursive: true });
     const info = await writeSegment(pending.memtable, absolutePath);
     const record: SegmentRecord = {
       id,
@@ -189,7 +199,7 @@ export class IndexShard {
 
   /** Waits for running flushes, then closes segment files. */
   async close(): Promise<void> {
-    await this.flushChain;
+    await this.flushChain.catch(() => undefined);
     for (const s of this.segments) s.reader.close();
     this.segments = [];
   }

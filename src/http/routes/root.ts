@@ -27,7 +27,6 @@ export function registerRootRoutes(app: FastifyInstance, deps: ApiDeps): void {
     tagline: 'You Know, for Search',
   };
   app.get('/', async () => root);
-  app.head('/', async (_req, reply) => reply.code(200).send());
 
   app.get('/health/livez', async () => ({ status: 'alive' }));
   app.get('/health/readyz', async (_req, reply) => {
