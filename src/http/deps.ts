@@ -5,6 +5,7 @@
 import type { Config } from '../config/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { Engine } from '../engine/index.js';
+import type { RbacService } from '../auth/index.js';
 
 export interface Lifecycle {
   /** true once a graceful shutdown began: readiness fails, liveness still answers */
@@ -17,13 +18,6 @@ export interface ApiDeps {
   metrics: Metrics;
   engine: Engine;
   lifecycle: Lifecycle;
+  /** roles, API keys and role mappings (the /v1 API and authentication) */
+  rbac: RbacService;
 }
-
-export type IndexAction = 'read' | 'write' | 'delete';
-
-/** What the actor of a request may do on indexes (allow-all when RBAC is off). */
-export interface IndexAccess {
-  can(action: IndexAction, index: string): boolean;
-}
-
-export const ALLOW_ALL: IndexAccess = { can: () => true };

@@ -2,25 +2,26 @@
  * The HTTP surface: fastify server, the Elasticsearch-compatible routes (parse, convert, call
  * the engine, convert back) and error rendering. The /v1 RBAC API registers here too.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { createServer } from './server.js';
 import { registerRootRoutes } from './routes/root.js';
 import { registerBulkRoutes } from './bulk/bulk-route.js';
 import { registerSearchRoutes } from './search/search-route.js';
-import { ALLOW_ALL, type ApiDeps, type IndexAccess } from './deps.js';
-import { ForbiddenError } from '../common/index.js';
+import type { ApiDeps } from './deps.js';
+import { bulkItemForbidden } from '../auth/index.js';
+import { accessOf, installAuth } from './auth-hook.js';
+import { registerRbacRoutes } from './routes/rbac.js';
 
-export type { ApiDeps, Lifecycle, IndexAccess, IndexAction } from './deps.js';
+export type { ApiDeps, Lifecycle } from './deps.js';
 export { createServer } from './server.js';
 
-export function buildApi(deps: ApiDeps, accessOf: (request: FastifyRequest) => IndexAccess = () => ALLOW_ALL): FastifyInstance {
+export function buildApi(deps: ApiDeps): FastifyInstance {
   const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes });
+  // before any route: the hook guards every route and collects the route list
+  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, logger: deps.logger });
   registerRootRoutes(app, deps);
-  registerBulkRoutes(app, deps, (request, index) =>
-    accessOf(request).can('write', index)
-      ? undefined
-      : new ForbiddenError(`action [indices:data/write/bulk] is unauthorized for this actor on indices [${index}]`),
-  );
+  registerBulkRoutes(app, deps, (request, index) => bulkItemForbidden(accessOf(request), index));
   registerSearchRoutes(app, deps, accessOf);
+  registerRbacRoutes(app, { service: deps.rbac });
   return app;
 }

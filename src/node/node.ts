@@ -13,6 +13,7 @@ import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, type Lifecycle } from '../http/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
+import { RbacService, createAuditLog } from '../auth/index.js';
 
 export interface RunningNode {
   /** base URL the HTTP server listens on */
@@ -49,7 +50,8 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
-  const app = buildApi({ config, logger, metrics, engine, lifecycle });
+  const rbac = new RbacService(metastore.rbac, { audit: createAuditLog(logger) });
+  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac });
   let inFlight = 0;
   const counted = new WeakSet<object>();
   app.addHook('onRequest', async (request) => {

@@ -5,7 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../common/index.js';
 import { executeSearch } from '../../engine/index.js';
-import type { ApiDeps, IndexAccess } from '../deps.js';
+import type { ApiDeps } from '../deps.js';
+import type { AccessContext } from '../../auth/index.js';
 import { sendJsonText } from '../json-reply.js';
 import type { QueryParams } from '../query-params.js';
 import { jsonObjectBody } from '../request-body.js';
@@ -20,7 +21,7 @@ interface IndexParams {
 
 type SearchHttpRequest = FastifyRequest<{ Params: IndexParams; Querystring: QueryParams }>;
 
-export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, accessOf: (request: FastifyRequest) => IndexAccess): void {
+export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, accessOf: (request: FastifyRequest) => AccessContext): void {
   const search = async (request: SearchHttpRequest, reply: FastifyReply) => sendJsonText(reply, runSearch(request, deps, accessOf(request)));
   for (const path of ['/_search', '/:index/_search', '/:index/:type/_search']) {
     app.get(path, search);
@@ -33,7 +34,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
   }
 }
 
-function runSearch(request: SearchHttpRequest, deps: ApiDeps, access: IndexAccess): string {
+function runSearch(request: SearchHttpRequest, deps: ApiDeps, access: AccessContext): string {
   const started = performance.now();
   const search = toSearchRequest(request.query, jsonObjectBody(request.body), deps.config.queryTimeoutMs);
   if (search.aggregations !== undefined && Object.keys(search.aggregations).length > 0) {
@@ -45,7 +46,7 @@ function runSearch(request: SearchHttpRequest, deps: ApiDeps, access: IndexAcces
   return renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: indices.length, search });
 }
 
-function runCount(request: SearchHttpRequest, deps: ApiDeps, access: IndexAccess) {
+function runCount(request: SearchHttpRequest, deps: ApiDeps, access: AccessContext) {
   const body = jsonObjectBody(request.body);
   if (body) {
     for (const key of Object.keys(body)) {

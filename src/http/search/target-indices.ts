@@ -1,13 +1,11 @@
 /**
- * Which indexes a read request covers: the expression resolved against the catalog, then
- * narrowed to what the actor may read. Patterns and `_all` silently drop unreadable indexes;
- * naming an unreadable index outright is a 403.
+ * Which indexes a read request covers: naming an index the actor may not read is a 403 (checked
+ * before resolution, so that a 404 cannot reveal what exists); the expression is then resolved
+ * against the catalog and narrowed to what the actor may read.
  */
-import { ForbiddenError } from '../../common/index.js';
-import { resolveIndices, type ResolveOptions } from '../../engine/index.js';
-import type { Engine } from '../../engine/index.js';
+import { resolveIndices, type Engine, type ResolveOptions } from '../../engine/index.js';
+import { assertNamedIndicesPermitted, permittedIndices, type AccessContext } from '../../auth/index.js';
 import { boolParam, type QueryParams } from '../query-params.js';
-import type { IndexAccess } from '../deps.js';
 
 export function resolveOptions(params: QueryParams): ResolveOptions {
   return {
@@ -16,13 +14,9 @@ export function resolveOptions(params: QueryParams): ResolveOptions {
   };
 }
 
-export function readableIndices(engine: Engine, access: IndexAccess, expression: string | undefined, params: QueryParams): string[] {
+export function readableIndices(engine: Engine, access: AccessContext, expression: string | undefined, params: QueryParams): string[] {
+  const parts = (expression ?? '').split(',').filter((p) => p.length > 0);
+  assertNamedIndicesPermitted(access, 'read', parts);
   const names = resolveIndices(expression, engine.indexNames(), engine.aliasMap(), resolveOptions(params));
-  const concrete = new Set((expression ?? '').split(',').filter((p) => p && !p.includes('*') && p !== '_all'));
-  const out: string[] = [];
-  for (const name of names) {
-    if (access.can('read', name)) out.push(name);
-    else if (concrete.has(name)) throw new ForbiddenError(`action [indices:data/read/search] is unauthorized for this actor on indices [${name}]`);
-  }
-  return out;
+  return permittedIndices(access, 'read', names);
 }
