@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { ndjson, request, spawnNode, tempDir, type ChildNode, type JsonResponse } from '../support/node.js';
+import { exited, ndjson, request, spawnNode, tempDir, type ChildNode, type JsonResponse } from '../support/node.js';
 
 interface BulkBody {
   errors: boolean;
@@ -58,7 +58,7 @@ describe('crash recovery', () => {
     node.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
-    await new Promise((r) => node!.child.once('exit', r));
+    await exited(node.child);
 
     node = await spawnNode(dataDir, env);
     const restartedUrl = node.url;
@@ -75,7 +75,7 @@ describe('crash recovery', () => {
 
     // and a clean restart keeps them all
     node.child.kill('SIGTERM');
-    await new Promise((r) => node!.child.once('exit', r));
+    await exited(node.child);
     node = await spawnNode(dataDir, env);
     const total = await request<SearchBody>(`${node.url}/crash/_search?size=0`);
     assert.equal(total.body.hits.total.value, seen.size);

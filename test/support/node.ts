@@ -44,6 +44,12 @@ export interface ChildNode {
   url: string;
 }
 
+/** Resolves when the child has exited (at once when it already has). */
+export function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
 /** Starts `svc serve` as a child process and resolves once it listens. */
 export function spawnNode(dataDir: string, env: Record<string, string> = {}): Promise<ChildNode> {
   const child = spawn(process.execPath, [mainScript(), 'serve', '--port', '0', '--data-dir', dataDir], {
