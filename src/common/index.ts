@@ -6,3 +6,4 @@ export * from './errors.js';
 export { IdGenerator, idTimestampMs, ID_EPOCH_MS } from './ids.js';
 export { crc32 } from './crc32.js';
 export { validateIndexName } from './index-name.js';
+export { parseDateMath, parseDateValue } from './date-math.js';

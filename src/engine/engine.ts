@@ -22,6 +22,8 @@ export interface EngineOptions {
   logger: Logger;
   memtableMaxBytes: number;
   memtableMaxAgeMs: number;
+  /** an index unused this long has its resources released (flushed, files closed) */
+  idleIndexMs: number;
   /** observe each accepted document (metrics) */
   onDocumentIndexed?: (doc: IndexedDocument, sourceBytes: number) => void;
 }
@@ -42,6 +44,7 @@ export class Engine {
   private readonly creating = new Map<string, Promise<IndexShard>>();
   private readonly ids = new IdGenerator();
   private flushTimer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   private constructor(
@@ -56,6 +59,7 @@ export class Engine {
     await engine.loadShards();
     await engine.replayWal();
     engine.flushTimer = setInterval(() => engine.flushAged(), Math.min(1000, opts.memtableMaxAgeMs)).unref();
+    engine.idleTimer = setInterval(() => engine.releaseIdle(), Math.max(250, Math.min(30_000, opts.idleIndexMs / 4))).unref();
     return engine;
   }
 
@@ -234,6 +238,22 @@ export class Engine {
     }
   }
 
+  /** Releases the resources of indexes idle for longer than idleIndexMs: flush first, then close files. */
+  releaseIdle(nowMs = Date.now()): string[] {
+    const released: string[] = [];
+    if (this.closed) return released;
+    for (const shard of this.shards.values()) {
+      if (nowMs - shard.lastUsedMs < this.opts.idleIndexMs) continue;
+      if (!shard.holdsOnlySegments) {
+        void this.flushShard(shard).catch(() => undefined);
+        continue;
+      }
+      if (shard.release()) released.push(shard.name);
+    }
+    if (released.length > 0) this.opts.logger.info({ indexes: released }, 'released idle indexes');
+    return released;
+  }
+
   /** Deletes WAL files whose documents are all in committed segments. */
   private async truncateWal(): Promise<void> {
     const current = await this.wal.rotate();
@@ -258,6 +278,7 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.flushTimer);
+    clearInterval(this.idleTimer);
     try {
       await this.flush();
     } finally {

@@ -44,6 +44,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     logger,
     memtableMaxBytes: config.memtableMaxBytes,
     memtableMaxAgeMs: config.memtableMaxAgeMs,
+    idleIndexMs: config.idleIndexMs,
     onDocumentIndexed: (doc) => {
       metrics.documentFieldCount.observe(doc.fields.length);
     },

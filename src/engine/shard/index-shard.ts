@@ -14,9 +14,12 @@ import { Memtable } from '../memtable/index.js';
 import { openSegment, writeSegment } from '../segment/index.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord } from '../catalog/index.js';
 
+export type ClosableSegmentReader = SegmentReader & { close(): void };
+
 export interface OpenSegment {
   record: SegmentRecord;
-  reader: SegmentReader & { close(): void };
+  /** null while the index is released for idleness; reopened on the next search */
+  reader: ClosableSegmentReader | null;
 }
 
 interface PendingMemtable {
@@ -112,7 +115,7 @@ export class IndexShard {
   get docCount(): number {
     let n = this.active.memtable.numDocs;
     for (const p of this.flushing) n += p.memtable.numDocs;
-    for (const s of this.segments) n += s.reader.numDocs;
+    for (const s of this.segments) n += s.record.numDocs;
     return n;
   }
 
@@ -130,7 +133,10 @@ export class IndexShard {
   searchTargets(): SearchTarget[] {
     this.lastUsedMs = Date.now();
     const targets: SearchTarget[] = [];
-    for (const s of this.segments) targets.push({ index: this.name, segment: s.reader });
+    for (const s of this.segments) {
+      s.reader ??= openSegment(path.join(this.dataDir, s.record.path), s.record.id);
+      targets.push({ index: this.name, segment: s.reader });
+    }
     for (const p of this.flushing) targets.push({ index: this.name, segment: p.memtable });
     targets.push({ index: this.name, segment: this.active.memtable });
     return targets;
@@ -197,10 +203,33 @@ export class IndexShard {
     return removed;
   }
 
+  /** Segment files currently open (0 once released). */
+  get openSegmentFiles(): number {
+    return this.segments.filter((s) => s.reader !== null).length;
+  }
+
+  /** True when nothing of this index is held in memory but open segment files. */
+  get holdsOnlySegments(): boolean {
+    return this.active.memtable.numDocs === 0 && this.flushing.length === 0;
+  }
+
+  /**
+   * Frees what an idle index holds: segment files are closed (with their caches) and reopened
+   * by the next search. Only when every document is in segment files; returns whether it did.
+   */
+  release(): boolean {
+    if (!this.holdsOnlySegments || this.segments.every((s) => s.reader === null)) return false;
+    for (const s of this.segments) {
+      s.reader?.close();
+      s.reader = null;
+    }
+    return true;
+  }
+
   /** Waits for running flushes, then closes segment files. */
   async close(): Promise<void> {
     await this.flushChain.catch(() => undefined);
-    for (const s of this.segments) s.reader.close();
+    for (const s of this.segments) s.reader?.close();
     this.segments = [];
   }
 }
