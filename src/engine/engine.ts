@@ -25,7 +25,7 @@ export interface EngineOptions {
   /** an index unused this long has its resources released (flushed, files closed) */
   idleIndexMs: number;
   /** observe each accepted document (metrics) */
-  onDocumentIndexed?: (doc: IndexedDocument, sourceBytes: number) => void;
+  onDocumentIndexed?: (doc: IndexedDocument) => void;
 }
 
 /** One document of a bulk request, already parsed. */
@@ -196,7 +196,7 @@ export class Engine {
     const { seq } = await this.wal.append(entries.map(([shard, g]) => encodeWalBatch({ index: shard.name, docs: g.wal })));
     for (const [shard, group] of entries) {
       shard.addDurable(group.docs, seq);
-      if (this.opts.onDocumentIndexed) for (const doc of group.docs) this.opts.onDocumentIndexed(doc, doc.source.length);
+      if (this.opts.onDocumentIndexed) for (const doc of group.docs) this.opts.onDocumentIndexed(doc);
       if (shard.memtableBytes >= this.opts.memtableMaxBytes) void this.flushShard(shard).catch(() => undefined);
     }
     return outcomes;

@@ -9,5 +9,7 @@ export type { IndexShard } from './shard/index-shard.js';
 export { executeSearch } from './search/index.js';
 export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';
 export type { SegmentReader, FieldType, FieldInfo } from './segment-reader.js';
+export type { IndexedDocument } from './document/index.js';
+export { tokenize } from './analysis/index.js';
 export { resolveIndices, wildcardToRegExp } from './catalog/index.js';
 export type { EngineCatalog, IndexRecord, SegmentRecord, ResolveOptions, AliasMap } from './catalog/index.js';

@@ -13,6 +13,7 @@ import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, type Lifecycle } from '../http/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
+import { documentMetricsRecorder } from './document-metrics.js';
 import { RbacService, createAuditLog } from '../auth/index.js';
 
 export interface RunningNode {
@@ -45,9 +46,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     memtableMaxBytes: config.memtableMaxBytes,
     memtableMaxAgeMs: config.memtableMaxAgeMs,
     idleIndexMs: config.idleIndexMs,
-    onDocumentIndexed: (doc) => {
-      metrics.documentFieldCount.observe(doc.fields.length);
-    },
+    onDocumentIndexed: documentMetricsRecorder(metrics),
   });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
