@@ -11,22 +11,8 @@ export class Metrics {
   readonly usageWriteBytes = this.counter('svc_usage_write_bytes', 'bytes written by clients (bulk bodies after decompression)');
   readonly evictionFileTotalCount = this.counter('svc_eviction_file_total_count', 'segment files evicted from the local cache');
 
-  readonly documentFieldCount = new client.Summary({
-    name: 'svc_document_field_count',
-    help: 'fields per indexed document',
-    percentiles: [0.5, 0.9, 0.99],
-    maxAgeSeconds: 600,
-    ageBuckets: 5,
-    registers: [this.registry],
-  });
-  readonly documentTokenCount = new client.Summary({
-    name: 'svc_document_token_count',
-    help: '_line tokens per indexed document',
-    percentiles: [0.5, 0.9, 0.99],
-    maxAgeSeconds: 600,
-    ageBuckets: 5,
-    registers: [this.registry],
-  });
+  readonly documentFieldCount = this.summary('svc_document_field_count', 'fields per indexed document');
+  readonly documentTokenCount = this.summary('svc_document_token_count', '_line tokens per indexed document');
 
   readonly indexBytes = new client.Gauge({
     name: 'svc_index_bytes',
@@ -134,6 +120,11 @@ export class Metrics {
 
   private counter(name: string, help: string): client.Counter {
     return new client.Counter({ name, help, registers: [this.registry] });
+  }
+
+  /** per-document quantiles over the last ten minutes */
+  private summary(name: string, help: string): client.Summary {
+    return new client.Summary({ name, help, percentiles: [0.5, 0.9, 0.99], maxAgeSeconds: 600, ageBuckets: 5, registers: [this.registry] });
   }
 
   private gauge(name: string, help: string): client.Gauge {

@@ -3,6 +3,7 @@
  * durable place to commit the segments it flushes. The node wires this to the metastore; the
  * engine never sees SQL.
  */
+import type { SegmentRecord } from '../../metastore/segments.js';
 
 export interface IndexRecord {
   name: string;
@@ -13,19 +14,8 @@ export interface IndexRecord {
   settings: Record<string, unknown>;
 }
 
-export interface SegmentRecord {
-  id: string;
-  index: string;
-  level: number;
-  /** file path relative to the data directory */
-  path: string;
-  numDocs: number;
-  minTs: number;
-  maxTs: number;
-  maxLid: number;
-  sizeBytes: number;
-  createdAtMs: number;
-}
+/** A committed segment file, as the metastore keeps it (one record type for both sides). */
+export type { SegmentRecord };
 
 export interface EngineCatalog {
   listIndexes(): Promise<IndexRecord[]>;
