@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { IdGenerator, SvcError, validateIndexName, IndexNotFoundError } from '../common/index.js';
+import { BadRequestError, IdGenerator, SvcError, validateIndexName, IndexNotFoundError, ResourceExistsError, idTimestampMs, ID_EPOCH_MS } from '../common/index.js';
 import { buildDocument, type IndexedDocument } from './document/index.js';
 import { Wal } from './wal/index.js';
 import { openSegment } from './segment/index.js';
@@ -15,6 +15,8 @@ import { decodeWalBatch, encodeWalBatch, type WalDocument } from './ingest/wal-r
 import { IndexShard, type OpenSegment } from './shard/index-shard.js';
 import type { EngineCatalog, IndexRecord } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
+import type { FieldType } from './segment-reader.js';
+import { IndexMapping } from './mapping/index.js';
 
 export interface EngineOptions {
   dataDir: string;
@@ -33,6 +35,29 @@ export interface WriteOp {
   index: string;
   /** the parsed document line */
   doc: unknown;
+}
+
+/** What a new index starts with besides its name. */
+export interface NewIndexInit {
+  settings?: Record<string, unknown>;
+  /** a persisted mapping (IndexMapping.toJSON()) */
+  mappings?: unknown;
+  /** explicit field types, declared in this order before any document arrives */
+  fields?: ReadonlyArray<readonly [string, FieldType]>;
+}
+
+/** Index templates as the engine sees them: what an index created on demand by a write starts with. */
+export interface IndexDefaults {
+  initFor(name: string): Promise<NewIndexInit>;
+  /** runs once an index created on demand exists (template aliases); reports its own failures */
+  created?(name: string): Promise<void>;
+}
+
+/** One alias → index link, as the catalog holds it. */
+export interface AliasLink {
+  alias: string;
+  index: string;
+  isWriteIndex: boolean | null;
 }
 
 export type WriteOutcome =
@@ -72,6 +97,7 @@ export class Engine {
         this.observeIds(reader.ids());
       }
       this.shards.set(record.name, new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog));
+      this.ids.observe(firstIdAt(record.createdAtMs));
     }
   }
 
@@ -86,12 +112,24 @@ export class Engine {
     let skipped = 0;
     for await (const { seq, payload } of this.wal.replay()) {
       const batch = decodeWalBatch(payload, `wal seq ${seq}`);
-      const shard = this.shards.get(batch.index) ?? (await this.ensureIndex(batch.index));
+      const shard = this.shards.get(batch.index);
+      // a write's index is in the catalog before its WAL record is appended, so a batch whose
+      // index is gone belongs to a deleted index, and one older than the index to an earlier
+      // index of the same name
+      if (!shard) {
+        for (const d of batch.docs) this.ids.observe(d.id);
+        skipped += batch.docs.length;
+        continue;
+      }
       const durable = shard.durableMaxLid();
       const docs: IndexedDocument[] = [];
       for (const d of batch.docs) {
-        shard.observeLid(d.lid);
         this.ids.observe(d.id);
+        if (idTimestampMs(d.id) < shard.createdAtMs) {
+          skipped++;
+          continue;
+        }
+        shard.observeLid(d.lid);
         if (d.lid <= durable) {
           skipped++;
           continue;
@@ -115,6 +153,52 @@ export class Engine {
     this.aliases = aliases;
   }
 
+  /** alias → its write index, or null when it has none (see writeIndexFor) */
+  private writeIndexes: ReadonlyMap<string, string | null> = new Map();
+
+  /** Replaces the alias table with the catalog's links: the alias map and each alias' write index. */
+  setAliases(links: readonly AliasLink[]): void {
+    const byAlias = new Map<string, AliasLink[]>();
+    for (const link of links) {
+      let list = byAlias.get(link.alias);
+      if (!list) byAlias.set(link.alias, (list = []));
+      list.push(link);
+    }
+    const map = new Map<string, string[]>();
+    const writes = new Map<string, string | null>();
+    for (const [alias, list] of byAlias) {
+      map.set(alias, list.map((l) => l.index).sort());
+      // as in Elasticsearch: the flagged index, else the only index unless it is flagged false
+      const flagged = list.find((l) => l.isWriteIndex === true);
+      const only = list.length === 1 && list[0]!.isWriteIndex !== false ? list[0]!.index : null;
+      writes.set(alias, flagged?.index ?? only);
+    }
+    this.aliases = map;
+    this.writeIndexes = writes;
+  }
+
+  /** The index a write addressed to `name` goes to: `name` itself, or the write index of the alias `name`. */
+  writeIndexFor(name: string): string {
+    if (!this.aliases.has(name) || this.shards.has(name)) return name;
+    const target = this.writeIndexes.get(name);
+    if (target === undefined) {
+      const indexes = this.aliases.get(name)!;
+      if (indexes.length === 1) return indexes[0]!;
+    } else if (target !== null) {
+      return target;
+    }
+    throw new BadRequestError(
+      `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+    );
+  }
+
+  private indexDefaults: IndexDefaults | undefined;
+
+  /** Index templates for indexes that writes create on demand. */
+  setIndexDefaults(defaults: IndexDefaults | undefined): void {
+    this.indexDefaults = defaults;
+  }
+
   indexNames(): string[] {
     return [...this.shards.keys()].sort();
   }
@@ -129,29 +213,49 @@ export class Engine {
     return shard;
   }
 
-  /** Creates the index when it does not exist yet (writes create indexes on demand). */
-  ensureIndex(name: string, init: { settings?: Record<string, unknown>; mappings?: unknown } = {}): Promise<IndexShard> {
+  /**
+   * Creates the index when it does not exist yet (writes create indexes on demand). Without
+   * `init`, a new index starts from the index defaults (templates).
+   */
+  ensureIndex(name: string, init?: NewIndexInit): Promise<IndexShard> {
     const existing = this.shards.get(name);
     if (existing) return Promise.resolve(existing);
     const inFlight = this.creating.get(name);
     if (inFlight) return inFlight;
     const created = (async () => {
       validateIndexName(name);
+      const onDemand = init === undefined;
+      const plan = init ?? (await this.indexDefaults?.initFor(name)) ?? {};
       const record: IndexRecord = {
         name,
         uuid: randomUUID(),
         createdAtMs: Date.now(),
-        mappings: init.mappings ?? null,
-        settings: init.settings ?? {},
+        mappings: initialMappings(plan),
+        settings: plan.settings ?? {},
       };
       await this.opts.catalog.createIndex(record);
+      // every id of this index is then newer than the index, which WAL replay relies on
+      this.ids.observe(firstIdAt(record.createdAtMs));
       const shard = new IndexShard(record, [], this.opts.dataDir, this.opts.catalog);
       this.shards.set(name, shard);
+      if (onDemand) await this.indexDefaults?.created?.(name);
       return shard;
     })();
     this.creating.set(name, created);
     created.finally(() => this.creating.delete(name)).catch(() => undefined);
     return created;
+  }
+
+  /** Creates the index as asked (`PUT /{index}`); ResourceExistsError when it exists or is being created. */
+  async createIndex(name: string, init: NewIndexInit): Promise<IndexShard> {
+    const existing = this.shards.get(name) ?? (await this.creating.get(name)?.catch(() => undefined));
+    if (existing) {
+      throw new ResourceExistsError(`index [${name}/${existing.uuid}] already exists`, 'resource_already_exists_exception', {
+        index: name,
+        index_uuid: existing.uuid,
+      });
+    }
+    return this.ensureIndex(name, init);
   }
 
   /**
@@ -271,6 +375,8 @@ export class Engine {
     await shard.close();
     await this.opts.catalog.deleteIndex(name);
     await fs.promises.rm(path.join(this.opts.dataDir, 'indexes', shard.uuid), { recursive: true, force: true });
+    // its unflushed documents need no WAL file any more (replay skips them in any case)
+    await this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err }, 'write-ahead log truncation after an index deletion failed'));
   }
 
   /** Flushes every memtable and closes files; the WAL is empty afterwards when all went well. */
@@ -286,4 +392,19 @@ export class Engine {
       await this.wal.close();
     }
   }
+}
+
+/** The persisted mapping a new index starts with: `fields` declared on top of `mappings`. */
+function initialMappings(init: NewIndexInit): unknown {
+  if (!init.fields || init.fields.length === 0) return init.mappings ?? null;
+  const mapping = init.mappings ? IndexMapping.fromJSON(init.mappings) : new IndexMapping();
+  const update = mapping.update();
+  for (const [name, type] of init.fields) update.declare(name, type);
+  update.commit();
+  return mapping.toJSON();
+}
+
+/** The smallest `_id` of millisecond `ms`. */
+function firstIdAt(ms: number): bigint {
+  return BigInt(Math.max(0, ms - ID_EPOCH_MS)) << 22n;
 }
