@@ -1,8 +1,10 @@
 /**
  * Renders a SearchResult as the Elasticsearch response body. Stored `_source` texts are spliced
- * into the JSON as they are, never parsed and re-serialized unless a source filter asks.
+ * into the JSON as they are, never parsed and re-serialized unless a source filter or
+ * `fields`/`docvalue_fields` ask.
  */
 import type { SearchResult } from '../../engine/index.js';
+import { renderHitFields, type FieldTypeLookup } from './hit-fields.js';
 import { filterSource } from './source-filter.js';
 import type { EsSearch } from './search-request.js';
 
@@ -10,19 +12,31 @@ export interface RenderContext {
   tookMs: number;
   shards: number;
   search: EsSearch;
+  /** field types of the hits' indexes, for `fields` and `docvalue_fields` */
+  typeOf: FieldTypeLookup;
   /** rendered `aggregations` object text, when the request had aggregations */
   aggregationsJson?: string;
   scrollId?: string;
+  /** how many leading sort values a hit shows (a scroll may sort on a hidden `_doc` last) */
+  sortValuesShown?: number;
 }
 
 export function renderSearchResponse(result: SearchResult, ctx: RenderContext): string {
   const { search } = ctx;
+  const showSort = search.explicitSort || search.request.sort.length === 0;
   const parts: string[] = [];
   for (const hit of result.hits) {
-    let text = `{"_index":${JSON.stringify(hit.index)},"_type":"_doc","_id":"${hit.id}","_score":${scoreText(hit.score)}`;
+    let text = `{"_index":${JSON.stringify(hit.index)},"_type":"_doc","_id":"${hit.id}"`;
+    if (search.version) text += ',"_version":1';
+    text += `,"_score":${scoreText(hit.score)}`;
     const source = filterSource(search.source, hit.source);
     if (source !== undefined) text += `,"_source":${source}`;
-    if (search.explicitSort || search.request.sort.length === 0) text += `,"sort":${JSON.stringify(hit.sortValues)}`;
+    const fields = renderHitFields(hit.source, hit.index, search.docvalueFields, search.fetchFields, ctx.typeOf);
+    if (fields !== undefined) text += `,"fields":${fields}`;
+    if (showSort) {
+      const values = ctx.sortValuesShown === undefined ? hit.sortValues : hit.sortValues.slice(0, ctx.sortValuesShown);
+      text += `,"sort":${JSON.stringify(values)}`;
+    }
     parts.push(text + '}');
   }
   const total = totalText(result, search);

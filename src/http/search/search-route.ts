@@ -1,18 +1,24 @@
 /**
  * `_search` and `_count` (GET and POST, with or without index and legacy type in the path):
- * parse, resolve the readable indexes, run the engine's search, render.
+ * parse, resolve the readable indexes, run the engine's search, render. A search with
+ * `scroll=` opens a scroll. Registers the `_msearch` and scroll routes too, which share the
+ * node's scroll store.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../common/index.js';
-import { executeSearch } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
 import type { AccessContext } from '../../auth/index.js';
 import { sendJsonText } from '../json-reply.js';
 import type { QueryParams } from '../query-params.js';
 import { jsonObjectBody } from '../request-body.js';
+import { bodyOf } from './get-body.js';
+import { registerMsearchRoutes } from './msearch-route.js';
+import { ScrollStore, openScroll, registerScrollRoutes } from './scroll/index.js';
 import { toSearchRequest } from './search-request.js';
 import { renderSearchResponse } from './search-response.js';
-import { readableIndices } from './target-indices.js';
+import { checkAgainstMappings, fieldTypesOf, resolveScope, runSearch } from './search-scope.js';
+
+export { measured } from './search-scope.js';
 
 interface IndexParams {
   index?: string;
@@ -21,56 +27,59 @@ interface IndexParams {
 
 type SearchHttpRequest = FastifyRequest<{ Params: IndexParams; Querystring: QueryParams }>;
 
+/** `_count` takes only a query in its body. */
+const COUNT_BODY_KEYS = new Set(['query']);
+
 export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, accessOf: (request: FastifyRequest) => AccessContext): void {
-  const search = async (request: SearchHttpRequest, reply: FastifyReply) => sendJsonText(reply, runSearch(request, deps, accessOf(request)));
+  const scrolls = new ScrollStore({ maxOpen: deps.config.maxOpenScrolls });
+  app.addHook('onClose', async () => scrolls.close());
+
+  const search = async (request: SearchHttpRequest, reply: FastifyReply) => {
+    const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
+    return sendJsonText(reply, searchOnce(request, body, deps, accessOf(request), scrolls));
+  };
   for (const path of ['/_search', '/:index/_search', '/:index/:type/_search']) {
     app.get(path, search);
     app.post(path, search);
   }
-  const count = async (request: SearchHttpRequest) => runCount(request, deps, accessOf(request));
+  const count = async (request: SearchHttpRequest) => {
+    const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
+    return runCount(request, body, deps, accessOf(request));
+  };
   for (const path of ['/_count', '/:index/_count', '/:index/:type/_count']) {
     app.get(path, count);
     app.post(path, count);
   }
+  registerMsearchRoutes(app, deps, accessOf);
+  registerScrollRoutes(app, deps, scrolls, accessOf);
 }
 
-function runSearch(request: SearchHttpRequest, deps: ApiDeps, access: AccessContext): string {
+function searchOnce(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext, scrolls: ScrollStore): string {
   const started = performance.now();
-  const search = toSearchRequest(request.query, jsonObjectBody(request.body), deps.config.queryTimeoutMs);
-  if (search.aggregations !== undefined && Object.keys(search.aggregations).length > 0) {
-    throw new BadRequestError('aggregations are not supported by this server yet', 'illegal_argument_exception');
+  const search = toSearchRequest(request.query, body, deps.config.queryTimeoutMs);
+  const scope = resolveScope(deps.engine, access, request.params.index, request.query);
+  const typeOf = fieldTypesOf(deps.engine);
+  checkAgainstMappings(search, scope.indices, typeOf);
+  if (search.scrollKeepAliveMs !== undefined) {
+    return openScroll(deps, scrolls, access, scope, search, search.scrollKeepAliveMs, started);
   }
-  const indices = readableIndices(deps.engine, access, request.params.index, request.query);
-  const targets = deps.engine.searchTargets(indices);
-  const result = measured(deps, () => executeSearch(targets, search.request));
-  return renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: indices.length, search });
+  const result = runSearch(deps, scope.targets, search);
+  return renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: scope.indices.length, search, typeOf });
 }
 
-function runCount(request: SearchHttpRequest, deps: ApiDeps, access: AccessContext) {
-  const body = jsonObjectBody(request.body);
+function runCount(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext) {
   if (body) {
     for (const key of Object.keys(body)) {
-      if (key !== 'query') throw new BadRequestError(`request does not support [${key}]`, 'parsing_exception');
+      if (!COUNT_BODY_KEYS.has(key)) throw new BadRequestError(`request does not support [${key}]`, 'parsing_exception');
     }
   }
   const search = toSearchRequest(request.query, body, deps.config.queryTimeoutMs);
-  const indices = readableIndices(deps.engine, access, request.params.index, request.query);
-  const targets = deps.engine.searchTargets(indices);
-  const result = measured(deps, () => executeSearch(targets, { ...search.request, from: 0, size: 0, sort: [], trackTotalHits: true }));
-  return { count: result.total, _shards: { total: indices.length, successful: indices.length, skipped: 0, failed: 0 } };
-}
-
-/** Runs one query task with the query metrics around it. */
-export function measured<T>(deps: ApiDeps, task: () => T): T {
-  const m = deps.metrics;
-  m.queryTasksTotal.inc();
-  m.queryTasksCurrentCount.inc();
-  try {
-    return task();
-  } catch (err) {
-    if (!(err instanceof Error && 'status' in err)) m.queryTasksPanickedTotal.inc();
-    throw err;
-  } finally {
-    m.queryTasksCurrentCount.dec();
-  }
+  const scope = resolveScope(deps.engine, access, request.params.index, request.query);
+  const result = runSearch(deps, scope.targets, { ...search, request: { ...search.request, from: 0, size: 0, sort: [], trackTotalHits: true } });
+  const shards = scope.indices.length;
+  return {
+    count: result.total,
+    ...(result.terminatedEarly ? { terminated_early: true } : {}),
+    _shards: { total: shards, successful: shards, skipped: 0, failed: 0 },
+  };
 }

@@ -3,9 +3,10 @@
  * before resolution, so that a 404 cannot reveal what exists); the expression is then resolved
  * against the catalog and narrowed to what the actor may read.
  */
+import { IndexNotFoundError } from '../../common/index.js';
 import { resolveIndices, type Engine, type ResolveOptions } from '../../engine/index.js';
-import { assertNamedIndicesPermitted, permittedIndices, type AccessContext } from '../../auth/index.js';
-import { boolParam, type QueryParams } from '../query-params.js';
+import { assertNamedIndicesPermitted, isConcreteIndexName, permittedIndices, type AccessContext } from '../../auth/index.js';
+import { boolParam, stringParam, type QueryParams } from '../query-params.js';
 
 export function resolveOptions(params: QueryParams): ResolveOptions {
   return {
@@ -14,9 +15,29 @@ export function resolveOptions(params: QueryParams): ResolveOptions {
   };
 }
 
+/**
+ * Every index is open and none is hidden, so `expand_wildcards` changes something only when it
+ * leaves out `open` (and `all`): wildcards then match nothing, as in Elasticsearch.
+ */
+function wildcardsExpand(params: QueryParams): boolean {
+  const value = stringParam(params, 'expand_wildcards');
+  if (value === undefined) return true;
+  const states = value.split(',').map((s) => s.trim());
+  return states.includes('open') || states.includes('all');
+}
+
 export function readableIndices(engine: Engine, access: AccessContext, expression: string | undefined, params: QueryParams): string[] {
-  const parts = (expression ?? '').split(',').filter((p) => p.length > 0);
+  let parts = (expression ?? '').split(',').filter((p) => p.length > 0);
   assertNamedIndicesPermitted(access, 'read', parts);
-  const names = resolveIndices(expression, engine.indexNames(), engine.aliasMap(), resolveOptions(params));
+  const options = resolveOptions(params);
+  if (!wildcardsExpand(params)) {
+    parts = parts.filter((p) => isConcreteIndexName(p));
+    if (parts.length === 0) {
+      if (options.allowNoIndices === false) throw new IndexNotFoundError(expression || '_all');
+      return [];
+    }
+    expression = parts.join(',');
+  }
+  const names = resolveIndices(expression, engine.indexNames(), engine.aliasMap(), options);
   return permittedIndices(access, 'read', names);
 }

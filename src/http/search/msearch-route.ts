@@ -1,0 +1,70 @@
+/**
+ * `_msearch` and `/{index}/_msearch` (GET and POST): each header/body pair is searched on its
+ * own and answered in `responses[]` with its own `status`; a pair that fails (bad query, missing
+ * index, forbidden index, timeout) becomes an error item and the others still run. The path
+ * index and the URL's index options are the defaults a header may override.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessContext } from '../../auth/index.js';
+import type { ApiDeps } from '../deps.js';
+import { renderError } from '../error-render.js';
+import { sendJsonText } from '../json-reply.js';
+import { stringParam, type QueryParams } from '../query-params.js';
+import { bodyBuffer } from '../request-body.js';
+import { bodyOf } from './get-body.js';
+import { parseMsearchBody, type MsearchItem } from './msearch-request.js';
+import { checkUrlOptions, toSearchRequest } from './search-request.js';
+import { renderSearchResponse } from './search-response.js';
+import { checkAgainstMappings, fieldTypesOf, resolveScope, runSearch } from './search-scope.js';
+
+type MsearchHttpRequest = FastifyRequest<{ Params: { index?: string }; Querystring: QueryParams }>;
+
+/** URL parameters every item inherits (a header may override the index options). */
+const INHERITED_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'search_type'];
+
+export function registerMsearchRoutes(app: FastifyInstance, deps: ApiDeps, accessOf: (request: FastifyRequest) => AccessContext): void {
+  const msearch = async (request: MsearchHttpRequest, reply: FastifyReply) => {
+    const started = performance.now();
+    checkUrlOptions(request.query);
+    const items = parseMsearchBody(bodyBuffer(await bodyOf(request, deps.config.maxBulkBytes)));
+    const access = accessOf(request);
+    const responses: string[] = [];
+    for (let i = 0; i < items.length; i++) {
+      // one item's work at a time, letting other requests in between
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      responses.push(runItem(deps, access, request, items[i]!));
+    }
+    return sendJsonText(reply, `{"took":${Math.round(performance.now() - started)},"responses":[${responses.join(',')}]}`);
+  };
+  for (const path of ['/_msearch', '/:index/_msearch']) {
+    app.get(path, msearch);
+    app.post(path, msearch);
+  }
+}
+
+function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
+  const params: QueryParams = {};
+  for (const name of INHERITED_PARAMS) {
+    const v = stringParam(url, name);
+    if (v !== undefined) params[name] = v;
+  }
+  return { ...params, ...item.options };
+}
+
+function runItem(deps: ApiDeps, access: AccessContext, request: MsearchHttpRequest, item: MsearchItem): string {
+  const started = performance.now();
+  try {
+    const params = itemParams(request.query, item);
+    const search = toSearchRequest(params, item.body, deps.config.queryTimeoutMs);
+    const scope = resolveScope(deps.engine, access, item.index ?? request.params.index, params);
+    const typeOf = fieldTypesOf(deps.engine);
+    checkAgainstMappings(search, scope.indices, typeOf);
+    const result = runSearch(deps, scope.targets, search);
+    const text = renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: scope.indices.length, search, typeOf });
+    return `${text.slice(0, -1)},"status":200}`;
+  } catch (err) {
+    const { body, internal } = renderError(err);
+    if (internal) request.log.error({ err, url: request.url }, 'msearch item failed');
+    return JSON.stringify(body);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Open scrolls of this node, bounded in number (SVC_MAX_OPEN_SCROLLS) and in time: each expires
+ * its keep-alive after its last use, checked on every access and by a sweeping timer. A scroll
+ * belongs to the actor that opened it; to anyone else it does not exist.
+ */
+import { TooManyRequestsError } from '../../../common/index.js';
+import type { SearchTarget } from '../../../engine/index.js';
+import type { EsSearch } from '../search-request.js';
+
+export interface ScrollContext {
+  readonly id: string;
+  /** principal label of the actor that opened it */
+  readonly owner: string;
+  /** index name and shard uuid at creation: a deleted or re-created index ends the scroll */
+  readonly indices: ReadonlyArray<{ name: string; uuid: string }>;
+  /** the segments as they were at creation, growing ones cut at their doc count then */
+  targets: readonly SearchTarget[];
+  /** the search, its sort ending in `_doc` so that every position is unique */
+  readonly search: EsSearch;
+  /** sort values a hit shows (the `_doc` appended for paging is not shown), or undefined for all */
+  readonly sortValuesShown: number | undefined;
+  keepAliveMs: number;
+  expiresAtMs: number;
+  /** sort values of the last hit returned: the next page starts after them */
+  after: unknown[] | undefined;
+}
+
+export interface ScrollStoreOptions {
+  maxOpen: number;
+  sweepIntervalMs?: number;
+  now?: () => number;
+}
+
+const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
+
+export class ScrollStore {
+  private readonly contexts = new Map<string, ScrollContext>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: ScrollStoreOptions) {
+    this.now = opts.now ?? Date.now;
+    this.timer = setInterval(() => this.sweep(), opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  get size(): number {
+    return this.contexts.size;
+  }
+
+  /** Throws 429 when no scroll may be opened now; call before doing the first page's work. */
+  assertCapacity(): void {
+    if (this.contexts.size < this.opts.maxOpen) return;
+    this.sweep();
+    if (this.contexts.size < this.opts.maxOpen) return;
+    throw new TooManyRequestsError(
+      `Trying to create too many scroll contexts. Must be less than or equal to: [${this.opts.maxOpen}]. ` +
+        'This limit can be set by changing the [SVC_MAX_OPEN_SCROLLS] setting; clear scrolls that are done with DELETE /_search/scroll',
+    );
+  }
+
+  add(context: ScrollContext): void {
+    this.assertCapacity();
+    this.contexts.set(context.id, context);
+  }
+
+  /** The live scroll with this id opened by `owner`, or undefined. */
+  get(id: string, owner: string): ScrollContext | undefined {
+    const context = this.contexts.get(id);
+    if (context === undefined) return undefined;
+    if (context.expiresAtMs <= this.now()) {
+      this.contexts.delete(id);
+      return undefined;
+    }
+    return context.owner === owner ? context : undefined;
+  }
+
+  /** Marks a use: the scroll lives `keepAliveMs` (the new one when given) from now. */
+  touch(context: ScrollContext, keepAliveMs?: number): void {
+    if (keepAliveMs !== undefined) context.keepAliveMs = keepAliveMs;
+    context.expiresAtMs = this.now() + context.keepAliveMs;
+  }
+
+  /** Clears one scroll of `owner`; false when there was none to clear. */
+  remove(id: string, owner: string): boolean {
+    if (this.get(id, owner) === undefined) return false;
+    return this.contexts.delete(id);
+  }
+
+  /** Clears every live scroll of `owner`; returns how many. */
+  removeAll(owner: string): number {
+    this.sweep();
+    let n = 0;
+    for (const [id, context] of this.contexts) {
+      if (context.owner === owner && this.contexts.delete(id)) n++;
+    }
+    return n;
+  }
+
+  /** Drops expired scrolls; returns how many. */
+  sweep(): number {
+    const now = this.now();
+    let n = 0;
+    for (const [id, context] of this.contexts) {
+      if (context.expiresAtMs <= now && this.contexts.delete(id)) n++;
+    }
+    return n;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.contexts.clear();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * What a search runs over and the checks Elasticsearch makes against the mappings of those
+ * indexes before running it: the readable indexes of the request, their segments, and the field
+ * types used to render `fields` and to refuse sorts on fields no index maps.
+ */
+import { BadRequestError } from '../../common/index.js';
+import { executeSearch, type Engine, type SearchResult, type SearchTarget } from '../../engine/index.js';
+import type { AccessContext } from '../../auth/index.js';
+import type { ApiDeps } from '../deps.js';
+import type { QueryParams } from '../query-params.js';
+import { checkDocvalueFields, type FieldTypeLookup } from './hit-fields.js';
+import type { EsSearch } from './search-request.js';
+import { readableIndices } from './target-indices.js';
+
+export interface SearchScope {
+  indices: string[];
+  targets: SearchTarget[];
+}
+
+const KEYWORD_SUFFIX = '.keyword';
+/** sort keys that need no mapping */
+const BUILTIN_SORT_FIELDS = new Set(['_score', '_doc', '_id', '_ts', '_lid']);
+
+export function resolveScope(engine: Engine, access: AccessContext, expression: string | undefined, params: QueryParams): SearchScope {
+  const indices = readableIndices(engine, access, expression, params);
+  return { indices, targets: engine.searchTargets(indices) };
+}
+
+/** Field types as the indexes map them now (mappings only grow). */
+export function fieldTypesOf(engine: Engine): FieldTypeLookup {
+  return (index, field) => engine.shard(index)?.mapping.fieldType(field);
+}
+
+function mapsSortField(typeOf: FieldTypeLookup, index: string, field: string): boolean {
+  if (typeOf(index, field) !== undefined) return true;
+  return field.endsWith(KEYWORD_SUFFIX) && typeOf(index, field.slice(0, -KEYWORD_SUFFIX.length)) === 'keyword';
+}
+
+/** Refusals Elasticsearch makes from the mappings: sorts on unmapped fields, doc values of text. */
+export function checkAgainstMappings(search: EsSearch, indices: readonly string[], typeOf: FieldTypeLookup): void {
+  if (search.aggregations !== undefined && Object.keys(search.aggregations).length > 0) {
+    throw new BadRequestError('aggregations are not supported by this server yet', 'illegal_argument_exception');
+  }
+  checkDocvalueFields(search.docvalueFields, indices, typeOf);
+  if (indices.length === 0) return;
+  for (const { field } of search.request.sort) {
+    if (BUILTIN_SORT_FIELDS.has(field) || search.unmappedSortFields.has(field)) continue;
+    if (field === '_index') throw new BadRequestError('sorting on [_index] is not supported');
+    if (!indices.some((index) => mapsSortField(typeOf, index, field))) {
+      throw new BadRequestError(`No mapping found for [${field}] in order to sort on`, 'query_shard_exception', { index: indices[0] });
+    }
+  }
+}
+
+/** Runs one query task with the query metrics around it. */
+export function measured<T>(deps: ApiDeps, task: () => T): T {
+  const m = deps.metrics;
+  m.queryTasksTotal.inc();
+  m.queryTasksCurrentCount.inc();
+  try {
+    return task();
+  } catch (err) {
+    if (!(err instanceof Error && 'status' in err)) m.queryTasksPanickedTotal.inc();
+    throw err;
+  } finally {
+    m.queryTasksCurrentCount.dec();
+  }
+}
+
+export function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): SearchResult {
+  return measured(deps, () => executeSearch(targets, search.request));
+}
