@@ -13,6 +13,7 @@ import { Wal } from './wal/index.js';
 import { openSegment } from './segment/index.js';
 import { decodeWalBatch, encodeWalBatch, type WalDocument } from './ingest/wal-record.js';
 import { IndexShard, type OpenSegment } from './shard/index-shard.js';
+import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
 import type { EngineCatalog, IndexRecord } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
 import type { FieldType } from './segment-reader.js';
@@ -26,6 +27,10 @@ export interface EngineOptions {
   memtableMaxAgeMs: number;
   /** an index unused this long has its resources released (flushed, files closed) */
   idleIndexMs: number;
+  /** compaction reports, for metrics */
+  compactionEvents?: CompactionEvents;
+  /** merge policy (tests use small factors) */
+  mergePolicy?: MergePolicyOptions;
   /** observe each accepted document (metrics) */
   onDocumentIndexed?: (doc: IndexedDocument) => void;
 }
@@ -72,10 +77,14 @@ export class Engine {
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
+  private readonly compactor: Compactor;
+
   private constructor(
     private readonly opts: EngineOptions,
     private readonly wal: Wal,
-  ) {}
+  ) {
+    this.compactor = new Compactor(opts.dataDir, opts.catalog, opts.logger, opts.compactionEvents, opts.mergePolicy);
+  }
 
   static async open(opts: EngineOptions): Promise<Engine> {
     await fs.promises.mkdir(opts.dataDir, { recursive: true });
@@ -313,6 +322,11 @@ export class Engine {
     return targets;
   }
 
+  /** Resolves when queued compactions are done (tests, shutdown). */
+  compactionIdle(): Promise<void> {
+    return this.compactor.idle();
+  }
+
   /** Bytes accepted but not yet in segment files, over all indexes. */
   unflushedBytes(): number {
     let total = 0;
@@ -329,6 +343,7 @@ export class Engine {
       await shard.flush();
       await shard.commitMappingIfChanged();
       await this.truncateWal();
+      void this.compactor.schedule(shard);
     } catch (err) {
       this.opts.logger.error({ err, index: shard.name }, 'flush failed; documents stay in the write-ahead log');
       throw err;
@@ -372,6 +387,8 @@ export class Engine {
   async deleteIndex(name: string): Promise<void> {
     const shard = this.requireShard(name);
     this.shards.delete(name);
+    shard.closed = true;
+    await this.compactor.idle();
     await shard.close();
     await this.opts.catalog.deleteIndex(name);
     await fs.promises.rm(path.join(this.opts.dataDir, 'indexes', shard.uuid), { recursive: true, force: true });
@@ -385,7 +402,9 @@ export class Engine {
     this.closed = true;
     clearInterval(this.flushTimer);
     clearInterval(this.idleTimer);
+    for (const shard of this.shards.values()) shard.closed = true;
     try {
+      await this.compactor.idle();
       await this.flush();
     } finally {
       for (const shard of this.shards.values()) await shard.close();

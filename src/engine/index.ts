@@ -7,6 +7,8 @@ export { Engine } from './engine.js';
 export type { EngineOptions, WriteOp, WriteOutcome } from './engine.js';
 export type { IndexShard } from './shard/index-shard.js';
 export { executeSearch } from './search/index.js';
+export { nextMerge, DEFAULT_MERGE_POLICY } from './compaction/index.js';
+export type { CompactionEvents, MergePlan, MergePolicyOptions } from './compaction/index.js';
 export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';
 export type { SegmentReader, FieldType, FieldInfo } from './segment-reader.js';
 export type { IndexedDocument } from './document/index.js';

@@ -1,9 +1,10 @@
 /**
- * Feeds the per-document summaries `svc_document_field_count` and `svc_document_token_count`.
- * One document in SAMPLE_EVERY is measured: the summaries report quantiles, which a sample
- * estimates well, and tokenizing every `_line` a second time would cost ingest throughput.
+ * Feeds engine events to the svc_* metrics. For the per-document summaries
+ * (`svc_document_field_count`, `svc_document_token_count`) one document in SAMPLE_EVERY is
+ * measured: summaries report quantiles, which a sample estimates well, and tokenizing every
+ * `_line` a second time would cost ingest throughput.
  */
-import { tokenize, type IndexedDocument } from '../engine/index.js';
+import { tokenize, type CompactionEvents, type IndexedDocument } from '../engine/index.js';
 import type { Metrics } from '../observability/index.js';
 
 const SAMPLE_EVERY = 16;
@@ -19,5 +20,26 @@ export function documentMetricsRecorder(metrics: Metrics): (doc: IndexedDocument
       for (const value of field.values) tokens += tokenize(String(value)).length;
     }
     metrics.documentTokenCount.observe(tokens);
+  };
+}
+
+/** svc_compaction_* for merges and svc_delete_file_* for the files they replace. */
+export function compactionMetrics(metrics: Metrics): CompactionEvents {
+  return {
+    started: (plan) => metrics.compactionCurrentCount.inc({ from: String(plan.from), to: String(plan.to) }),
+    finished: (plan, docs) => {
+      metrics.compactionCurrentCount.dec({ from: String(plan.from), to: String(plan.to) });
+      metrics.compactionDocCount.inc({ level: String(plan.to) }, docs);
+    },
+    failed: (plan, cause) => {
+      metrics.compactionCurrentCount.dec({ from: String(plan.from), to: String(plan.to) });
+      metrics.compactionFailureTotal.inc({ cause });
+      metrics.compactionFailure.inc({ cause });
+    },
+    fileDeleted: (durationNs, ok) => {
+      metrics.deleteFileDurationNs.observe(durationNs);
+      if (ok) metrics.deleteFileSuccessCount.inc();
+      else metrics.deleteFileErrorCount.inc();
+    },
   };
 }

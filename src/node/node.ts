@@ -13,7 +13,7 @@ import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, type Lifecycle } from '../http/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
-import { documentMetricsRecorder } from './document-metrics.js';
+import { compactionMetrics, documentMetricsRecorder } from './engine-metrics.js';
 import { RbacService, createAuditLog } from '../auth/index.js';
 
 export interface RunningNode {
@@ -47,6 +47,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     memtableMaxAgeMs: config.memtableMaxAgeMs,
     idleIndexMs: config.idleIndexMs,
     onDocumentIndexed: documentMetricsRecorder(metrics),
+    compactionEvents: compactionMetrics(metrics),
   });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };

@@ -41,6 +41,8 @@ export class IndexShard {
   private flushChain: Promise<void> = Promise.resolve();
   private mappingVersionCommitted: number;
   lastUsedMs = Date.now();
+  /** set once the shard is closed or its index deleted: background work stops */
+  closed = false;
 
   constructor(
     record: IndexRecord,
@@ -194,6 +196,18 @@ export class IndexShard {
     this.flushing.splice(this.flushing.indexOf(pending), 1);
   }
 
+  /** The live segments with these ids, files opened (a released index reopens them). */
+  segmentsForMerge(ids: readonly string[]): Array<{ record: SegmentRecord; reader: ClosableSegmentReader }> {
+    const wanted = new Set(ids);
+    const out: Array<{ record: SegmentRecord; reader: ClosableSegmentReader }> = [];
+    for (const s of this.segments) {
+      if (!wanted.has(s.record.id)) continue;
+      s.reader ??= openSegment(path.join(this.dataDir, s.record.path), s.record.id);
+      out.push({ record: s.record, reader: s.reader });
+    }
+    return out;
+  }
+
   /** Replaces compacted segments (already committed by the catalog) with their merged file. */
   swapSegments(removedIds: ReadonlySet<string>, added: OpenSegment): OpenSegment[] {
     const removed = this.segments.filter((s) => removedIds.has(s.record.id));
@@ -228,6 +242,7 @@ export class IndexShard {
 
   /** Waits for running flushes, then closes segment files. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.flushChain.catch(() => undefined);
     for (const s of this.segments) s.reader?.close();
     this.segments = [];

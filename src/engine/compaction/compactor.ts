@@ -1,0 +1,115 @@
+/**
+ * Runs the merges the policy asks for, one index at a time: merged view → new segment file →
+ * catalog swap (atomic) → readers swapped → replaced files deleted. A failed merge leaves the
+ * old segments live and only costs the temporary file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { mergeSegments, openSegment, writeSegment } from '../segment/index.js';
+import type { EngineCatalog, SegmentRecord } from '../catalog/index.js';
+import type { IndexShard } from '../shard/index-shard.js';
+import { nextMerge, DEFAULT_MERGE_POLICY, type MergePlan, type MergePolicyOptions } from './merge-policy.js';
+
+/** What compaction reports, for the svc_compaction_* and svc_delete_file_* metrics. */
+export interface CompactionEvents {
+  started(plan: MergePlan): void;
+  finished(plan: MergePlan, docs: number): void;
+  failed(plan: MergePlan, cause: 'io' | 'catalog' | 'other'): void;
+  fileDeleted(durationNs: number, ok: boolean): void;
+}
+
+export const NO_COMPACTION_EVENTS: CompactionEvents = {
+  started: () => undefined,
+  finished: () => undefined,
+  failed: () => undefined,
+  fileDeleted: () => undefined,
+};
+
+export class Compactor {
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly catalog: EngineCatalog,
+    private readonly logger: Logger,
+    private readonly events: CompactionEvents = NO_COMPACTION_EVENTS,
+    private readonly policy: MergePolicyOptions = DEFAULT_MERGE_POLICY,
+    private readonly readerGraceMs = 10 * 60_000,
+  ) {}
+
+  /** Queues merges of the shard until the policy is satisfied; merges run one at a time. */
+  schedule(shard: IndexShard): Promise<void> {
+    this.running = this.running.then(() => this.compactFully(shard)).catch(() => undefined);
+    return this.running;
+  }
+
+  private async compactFully(shard: IndexShard): Promise<void> {
+    for (let plan = nextMerge(shard.segmentRecords(), this.policy); plan; plan = nextMerge(shard.segmentRecords(), this.policy)) {
+      if (shard.closed) return;
+      const ok = await this.merge(shard, plan);
+      if (!ok) return;
+    }
+  }
+
+  /** One merge; false when it failed (logged, counted) and the old segments stay. */
+  async merge(shard: IndexShard, plan: MergePlan): Promise<boolean> {
+    const parts = shard.segmentsForMerge(plan.segmentIds);
+    if (parts.length !== plan.segmentIds.length) return false;
+    const id = randomUUID();
+    const relativePath = path.join('indexes', shard.uuid, `${id}.seg`);
+    const absolutePath = path.join(this.dataDir, relativePath);
+    this.events.started(plan);
+    let stage: 'io' | 'catalog' = 'io';
+    try {
+      const view = mergeSegments(id, parts.map((p) => p.reader));
+      const info = await writeSegment(view, absolutePath);
+      const record: SegmentRecord = {
+        id,
+        index: shard.name,
+        level: plan.to,
+        path: relativePath,
+        numDocs: info.numDocs,
+        minTs: info.minTs,
+        maxTs: info.maxTs,
+        maxLid: info.maxLid,
+        sizeBytes: info.sizeBytes,
+        createdAtMs: Date.now(),
+      };
+      stage = 'catalog';
+      await this.catalog.replaceSegments(shard.name, plan.segmentIds, record);
+      const removed = shard.swapSegments(new Set(plan.segmentIds), { record, reader: openSegment(absolutePath, id) });
+      this.events.finished(plan, info.numDocs);
+      for (const old of removed) {
+        // scrolls may still read the replaced segments: their files are unlinked now (open
+        // descriptors keep them readable) and the readers closed after the grace period
+        const reader = old.reader;
+        if (reader) setTimeout(() => reader.close(), this.readerGraceMs).unref();
+        await this.deleteFile(path.join(this.dataDir, old.record.path));
+      }
+      return true;
+    } catch (err) {
+      this.events.failed(plan, stage);
+      this.logger.error({ err, index: shard.name, from: plan.from, to: plan.to }, 'compaction failed; the merged segments stay live');
+      await fs.promises.rm(absolutePath, { force: true }).catch(() => undefined);
+      return false;
+    }
+  }
+
+  private async deleteFile(filePath: string): Promise<void> {
+    const started = process.hrtime.bigint();
+    try {
+      await fs.promises.rm(filePath, { force: true });
+      this.events.fileDeleted(Number(process.hrtime.bigint() - started), true);
+    } catch (err) {
+      this.events.fileDeleted(Number(process.hrtime.bigint() - started), false);
+      this.logger.warn({ err, file: filePath }, 'could not delete a compacted segment file');
+    }
+  }
+
+  /** Resolves when queued merges are done. */
+  async idle(): Promise<void> {
+    await this.running;
+  }
+}
