@@ -64,6 +64,16 @@ export class NotFoundError extends SvcError {
   }
 }
 
+/**
+ * An object-store lookup (get, ranged get, download) found no such object, or no such container
+ * or bucket: 404, never 500 (earlier releases answered 500 for the Azure-type store).
+ */
+export class ObjectNotFoundError extends NotFoundError {
+  constructor(readonly key: string) {
+    super(`no such object [${key}]`, 'resource_not_found_exception', { 'resource.type': 'object', 'resource.id': key });
+  }
+}
+
 export class ConflictError extends SvcError {
   constructor(reason: string, type = 'version_conflict_engine_exception', details: Record<string, unknown> = {}) {
     super(type, 409, reason, details);
