@@ -6,7 +6,9 @@
 export { Engine } from './engine.js';
 export type { EngineOptions, WriteOp, WriteOutcome } from './engine.js';
 export type { IndexShard } from './shard/index-shard.js';
-export { executeSearch } from './search/index.js';
+export { executeSearch, mergeSearchResults } from './search/index.js';
+export { QueryPool } from './query-pool/index.js';
+export type { QueryPoolEvents } from './query-pool/index.js';
 export { nextMerge, DEFAULT_MERGE_POLICY } from './compaction/index.js';
 export type { CompactionEvents, MergePlan, MergePolicyOptions } from './compaction/index.js';
 export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';

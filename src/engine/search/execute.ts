@@ -53,10 +53,10 @@ interface Candidate {
 }
 
 function snapshot(targets: readonly SearchTarget[]): Bound[] {
-  return targets.map((target, order) => {
+  return targets.map((target, i) => {
     const numDocs = target.segment.numDocs;
     const limit = Math.max(0, Math.min(target.docLimit ?? numDocs, numDocs));
-    return { target, order, limit };
+    return { target, order: target.order ?? i, limit };
   });
 }
 
@@ -170,6 +170,7 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
       source: segment.source(c.doc),
       score: scoring ? c.score : null,
       sortValues: c.values,
+      position: c.bound.order * SEGMENT_STRIDE + c.doc,
     };
   });
 

@@ -24,6 +24,13 @@ export interface SearchTarget {
    * growing, for scrolls). Defaults to segment.numDocs at the start of the search.
    */
   docLimit?: number;
+  /**
+   * Position of this segment in the whole search (ties go by it, `_doc` sort values encode it);
+   * defaults to the target's place in the list. Set when a search is split across threads.
+   */
+  order?: number;
+  /** for segment files: the file, so that a query thread can open it on its own */
+  filePath?: string;
 }
 
 export interface SearchRequest {
@@ -53,6 +60,8 @@ export interface SearchHit {
   score: number | null;
   /** the values of the effective sort keys for this hit (numbers, strings or null) */
   sortValues: Array<number | string | null>;
+  /** segment order × 2^32 + doc id: the tie-breaker when merging results of split searches */
+  position?: number;
 }
 
 export interface SearchResult {

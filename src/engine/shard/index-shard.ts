@@ -136,8 +136,9 @@ export class IndexShard {
     this.lastUsedMs = Date.now();
     const targets: SearchTarget[] = [];
     for (const s of this.segments) {
-      s.reader ??= openSegment(path.join(this.dataDir, s.record.path), s.record.id);
-      targets.push({ index: this.name, segment: s.reader });
+      const filePath = path.join(this.dataDir, s.record.path);
+      s.reader ??= openSegment(filePath, s.record.id);
+      targets.push({ index: this.name, segment: s.reader, filePath });
     }
     for (const p of this.flushing) targets.push({ index: this.name, segment: p.memtable });
     targets.push({ index: this.name, segment: this.active.memtable });

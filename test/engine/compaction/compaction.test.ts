@@ -38,7 +38,7 @@ describe('compaction', () => {
     const events: CompactionEvents = {
       started: (p: MergePlan) => log.push(`started ${p.from}->${p.to}`),
       finished: (p: MergePlan, docs: number) => log.push(`finished ${p.from}->${p.to} ${docs}`),
-      failed: (p: MergePlan, cause: string) => log.push(`failed ${cause}`),
+      failed: (_p: MergePlan, cause: string) => log.push(`failed ${cause}`),
       fileDeleted: (_ns: number, ok: boolean) => log.push(`deleted ${ok}`),
     };
     let engine = await openEngine(dataDir, metastore, events);

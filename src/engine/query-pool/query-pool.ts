@@ -1,0 +1,189 @@
+/**
+ * The query threads (SVC_QUERY_THREADS): a search's segment files are searched on a worker
+ * thread while the main thread searches the memtables (which live in its memory); the two parts
+ * are merged. A thread that runs past the query's hard deadline is terminated and replaced, so
+ * a runaway query is stopped even if it never reaches a cooperative deadline check.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { QueryTimeoutError, SvcError } from '../../common/index.js';
+import { executeSearch, mergeSearchResults } from '../search/index.js';
+import type { SearchRequest, SearchResult, SearchTarget } from '../search/types.js';
+import { fromWireError, type FileTarget, type QueryReply, type QueryTask } from './messages.js';
+
+/** What the pool reports, for the svc_query_* metrics. */
+export interface QueryPoolEvents {
+  queued(): void;
+  started(queueDurationNs: number): void;
+  finished(): void;
+  panicked(): void;
+}
+
+export const NO_QUERY_POOL_EVENTS: QueryPoolEvents = { queued: () => undefined, started: () => undefined, finished: () => undefined, panicked: () => undefined };
+
+export interface QueryPoolOptions {
+  threads: number;
+  logger: Logger;
+  events?: QueryPoolEvents;
+  /** time allowed past a query's deadline for its cooperative stop before the thread is terminated */
+  terminateGraceMs?: number;
+}
+
+interface Pending {
+  task: QueryTask;
+  resolve(result: SearchResult): void;
+  reject(err: unknown): void;
+  enqueuedNs: bigint;
+}
+
+interface Thread {
+  worker: Worker;
+  busy: Pending | null;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './query-worker.ts' : './query-worker.js', import.meta.url);
+
+export class QueryPool {
+  private readonly threads: Thread[] = [];
+  private readonly queue: Pending[] = [];
+  private nextTaskId = 1;
+  private closed = false;
+  private readonly events: QueryPoolEvents;
+  private readonly graceMs: number;
+
+  constructor(private readonly opts: QueryPoolOptions) {
+    this.events = opts.events ?? NO_QUERY_POOL_EVENTS;
+    this.graceMs = opts.terminateGraceMs ?? 250;
+    for (let i = 0; i < opts.threads; i++) this.threads.push(this.spawn());
+  }
+
+  get size(): number {
+    return this.threads.length;
+  }
+
+  /** Searches the targets: segment files on a query thread, memtables here, results merged. */
+  async search(targets: readonly SearchTarget[], request: SearchRequest): Promise<SearchResult> {
+    const ordered = targets.map((t, i) => ({ ...t, order: t.order ?? i }));
+    const files = ordered.filter((t) => t.filePath !== undefined);
+    if (files.length === 0 || this.threads.length === 0 || this.closed) return executeSearch(ordered, request);
+
+    const partRequest: SearchRequest = { ...request, from: 0, size: request.from + request.size, trackTotalHits: true };
+    const fileTargets: FileTarget[] = files.map((t) => ({
+      index: t.index,
+      filePath: t.filePath!,
+      segmentId: t.segment.id,
+      order: t.order,
+      docLimit: t.docLimit,
+    }));
+    const remote = this.run({ taskId: this.nextTaskId++, targets: fileTargets, request: partRequest });
+    remote.catch(() => undefined);
+    let local: SearchResult;
+    try {
+      local = executeSearch(
+        ordered.filter((t) => t.filePath === undefined),
+        partRequest,
+      );
+    } catch (err) {
+      await remote.catch(() => undefined);
+      throw err;
+    }
+    let fromFiles: SearchResult;
+    try {
+      fromFiles = await remote;
+    } catch (err) {
+      if (err instanceof SvcError && err.status < 500) throw err;
+      // a thread could not read a file (replaced by compaction meanwhile, say): this thread still holds the readers
+      this.opts.logger.warn({ err }, 'query thread failed; searching the segment files on the main thread');
+      fromFiles = executeSearch(files, partRequest);
+    }
+    return mergeSearchResults([fromFiles, local], request);
+  }
+
+  private run(task: QueryTask): Promise<SearchResult> {
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { task, resolve, reject, enqueuedNs: process.hrtime.bigint() };
+      const idle = this.threads.find((t) => t.busy === null);
+      if (idle) this.dispatch(idle, pending);
+      else {
+        this.events.queued();
+        this.queue.push(pending);
+      }
+    });
+  }
+
+  private dispatch(thread: Thread, pending: Pending): void {
+    thread.busy = pending;
+    this.events.started(Number(process.hrtime.bigint() - pending.enqueuedNs));
+    const deadline = pending.task.request.deadlineMs;
+    if (deadline !== undefined) {
+      const wait = Math.max(0, deadline - Date.now()) + this.graceMs;
+      thread.timer = setTimeout(() => this.terminate(thread), wait);
+    }
+    // an idle thread must not keep the process alive, a busy one must
+    thread.worker.ref();
+    thread.worker.postMessage(pending.task);
+  }
+
+  private settle(thread: Thread): Pending | null {
+    const pending = thread.busy;
+    thread.busy = null;
+    clearTimeout(thread.timer);
+    thread.timer = undefined;
+    thread.worker.unref();
+    if (pending) this.events.finished();
+    const next = this.queue.shift();
+    if (next) this.dispatch(thread, next);
+    return pending;
+  }
+
+  private spawn(): Thread {
+    const worker = new Worker(WORKER_URL);
+    const thread: Thread = { worker, busy: null, timer: undefined };
+    worker.on('message', (reply: QueryReply) => {
+      const pending = this.settle(thread);
+      if (!pending) return;
+      if (reply.ok) pending.resolve(reply.result);
+      else {
+        if (reply.error.internal) this.events.panicked();
+        pending.reject(fromWireError(reply.error));
+      }
+    });
+    worker.on('error', (err) => {
+      this.events.panicked();
+      this.opts.logger.error({ err }, 'query thread crashed');
+      this.replace(thread, err);
+    });
+    worker.unref();
+    return thread;
+  }
+
+  /** The query ran past its hard timeout: stop the thread, answer with a timeout, start a new thread. */
+  private terminate(thread: Thread): void {
+    this.replace(thread, new QueryTimeoutError('the query ran past the hard query timeout (SVC_QUERY_TIMEOUT_SECONDS) and was stopped'));
+  }
+
+  private replace(thread: Thread, reason: unknown): void {
+    const pending = thread.busy;
+    thread.busy = null;
+    clearTimeout(thread.timer);
+    void thread.worker.terminate();
+    if (pending) {
+      this.events.finished();
+      pending.reject(reason);
+    }
+    const index = this.threads.indexOf(thread);
+    if (index >= 0 && !this.closed) {
+      const fresh = this.spawn();
+      this.threads[index] = fresh;
+      const next = this.queue.shift();
+      if (next) this.dispatch(fresh, next);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new SvcError('service_unavailable_exception', 503, 'the node is shutting down'));
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+}

@@ -1,0 +1,91 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { Engine, QueryPool, executeSearch, type SearchRequest } from '../../../src/engine/index.js';
+import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
+import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
+import { QueryTimeoutError } from '../../../src/common/index.js';
+
+const logger = pino({ level: 'silent' });
+
+describe('query threads', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pool-'));
+  let metastore: Metastore;
+  let engine: Engine;
+  let pool: QueryPool;
+
+  before(async () => {
+    metastore = await openMetastore({ kind: 'sqlite', path: path.join(dataDir, 'metastore.sqlite') });
+    engine = await Engine.open({
+      dataDir,
+      catalog: metastoreCatalog(metastore),
+      logger,
+      memtableMaxBytes: 1 << 30,
+      memtableMaxAgeMs: 3_600_000,
+      idleIndexMs: 3_600_000,
+    });
+    // two segment files and a memtable, with timestamps interleaved across them
+    for (let part = 0; part < 3; part++) {
+      const ops = Array.from({ length: 200 }, (_, i) => ({
+        index: 'pooled',
+        doc: { _line: `part ${part} line ${i} ${i % 3 === 0 ? 'fizz' : 'plain'}`, n: (i * 7 + part) % 50, _ts: 1_700_000_000_000 + ((i * 3 + part * 101) % 600) * 1000 },
+      }));
+      assert.ok((await engine.write(ops)).every((o) => o.ok));
+      if (part < 2) await engine.flush(['pooled']);
+    }
+    pool = new QueryPool({ threads: 2, logger });
+  });
+  after(async () => {
+    await pool.close();
+    await engine.close();
+    await metastore.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const base: SearchRequest = { query: { kind: 'match_all' }, from: 0, size: 10, sort: [], trackTotalHits: true };
+  const requests: Array<[string, SearchRequest]> = [
+    ['default order', base],
+    ['a later page', { ...base, from: 37, size: 25 }],
+    ['a word, newest first', { ...base, query: { kind: 'match', field: '_line', text: 'fizz', operator: 'or' }, size: 50 }],
+    ['by a number then _doc', { ...base, sort: [{ field: 'n', order: 'asc' }, { field: '_doc', order: 'asc' }], size: 60 }],
+    ['by a number descending, after a value', { ...base, sort: [{ field: 'n', order: 'desc' }, { field: '_doc', order: 'desc' }], searchAfter: [25, 4294967296 * 1 + 50], size: 30 }],
+    ['capped total', { ...base, trackTotalHits: 100, size: 5 }],
+    ['by score', { ...base, query: { kind: 'match', field: '_line', text: 'fizz part', operator: 'or' }, sort: [{ field: '_score', order: 'desc' }], size: 20 }],
+  ];
+
+  for (const [name, request] of requests) {
+    it(`gives the same answer as a single-threaded search: ${name}`, async () => {
+      const targets = engine.searchTargets(['pooled']);
+      assert.equal(targets.filter((t) => t.filePath).length, 2, 'two targets are segment files');
+      const expected = executeSearch(targets, request);
+      const actual = await pool.search(targets, request);
+      assert.equal(actual.total, expected.total);
+      assert.equal(actual.totalRelation, expected.totalRelation);
+      assert.equal(actual.maxScore, expected.maxScore);
+      assert.deepEqual(
+        actual.hits.map((h) => [h.id, h.sortValues]),
+        expected.hits.map((h) => [h.id, h.sortValues]),
+      );
+    });
+  }
+
+  it('stops a query past its deadline and keeps serving', async () => {
+    const targets = engine.searchTargets(['pooled']);
+    await assert.rejects(pool.search(targets, { ...base, deadlineMs: Date.now() - 1 }), (err: unknown) => {
+      assert.ok(err instanceof QueryTimeoutError);
+      assert.equal(err.status, 504);
+      return true;
+    });
+    const after = await pool.search(targets, base);
+    assert.equal(after.total, 600);
+  });
+
+  it('runs queries concurrently on its threads', async () => {
+    const targets = engine.searchTargets(['pooled']);
+    const results = await Promise.all(Array.from({ length: 10 }, () => pool.search(targets, base)));
+    for (const r of results) assert.equal(r.total, 600);
+  });
+});
