@@ -322,6 +322,20 @@ export class Engine {
     return targets;
   }
 
+  /** Bytes held, by kind (segment files per compaction level, memtables), over all indexes. */
+  indexBytes(): Array<{ type: 'segment' | 'memtable'; level: string; bytes: number }> {
+    const byLevel = new Map<number, number>();
+    let memtable = 0;
+    for (const shard of this.shards.values()) {
+      memtable += shard.unflushedBytes;
+      for (const s of shard.segmentRecords()) byLevel.set(s.level, (byLevel.get(s.level) ?? 0) + s.sizeBytes);
+    }
+    const out: Array<{ type: 'segment' | 'memtable'; level: string; bytes: number }> = [];
+    for (const [level, bytes] of [...byLevel].sort((a, b) => a[0] - b[0])) out.push({ type: 'segment', level: `L${level}`, bytes });
+    out.push({ type: 'memtable', level: 'memory', bytes: memtable });
+    return out;
+  }
+
   /** Resolves when queued compactions are done (tests, shutdown). */
   compactionIdle(): Promise<void> {
     return this.compactor.idle();

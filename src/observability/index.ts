@@ -5,3 +5,4 @@
 export { createLogger, REDACTED_PATHS } from './logger.js';
 export type { Logger } from './logger.js';
 export { Metrics } from './metrics.js';
+export type { IndexBytesSample } from './metrics.js';

@@ -4,6 +4,12 @@
  */
 import client from 'prom-client';
 
+export interface IndexBytesSample {
+  type: string;
+  level: string;
+  bytes: number;
+}
+
 export class Metrics {
   readonly registry = new client.Registry();
 
@@ -14,11 +20,16 @@ export class Metrics {
   readonly documentFieldCount = this.summary('svc_document_field_count', 'fields per indexed document');
   readonly documentTokenCount = this.summary('svc_document_token_count', '_line tokens per indexed document');
 
+  private indexBytesSource: () => IndexBytesSample[] = () => [];
   readonly indexBytes = new client.Gauge({
     name: 'svc_index_bytes',
-    help: 'bytes of index data by index type and compaction level',
+    help: 'bytes of index data by index type (segment file, memtable) and compaction level',
     labelNames: ['type', 'level'] as const,
     registers: [this.registry],
+    collect: () => {
+      this.indexBytes.reset();
+      for (const sample of this.indexBytesSource()) this.indexBytes.inc({ type: sample.type, level: sample.level }, sample.bytes);
+    },
   });
   readonly processResidentBytes = new client.Gauge({
     name: 'svc_process_resident_bytes',
@@ -108,6 +119,11 @@ export class Metrics {
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'svc_nodejs_' });
+  }
+
+  /** Where svc_index_bytes reads its figures from when scraped. */
+  watchIndexBytes(source: () => IndexBytesSample[]): void {
+    this.indexBytesSource = source;
   }
 
   text(): Promise<string> {
