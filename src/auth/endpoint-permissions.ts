@@ -81,6 +81,11 @@ added(['GET', 'POST'], ['/_search', '/_count', '/_field_caps', '/:index/_field_c
 added(['GET', 'POST', 'DELETE'], ['/_search/scroll/:scrollId'], index('read'));
 added(['DELETE'], ['/_search/scroll'], index('read'));
 added(['GET'], ['/:index', '/_mapping', '/_stats', '/_template', '/_template/:index', '/_flush', '/_refresh', '/:index/_refresh', '/_cat/count', '/_cat/count/:index', '/_cat/aliases'], index('read'));
+added(
+  ['GET'],
+  ['/_settings', '/_settings/:name', '/:index/_settings/:name', '/_stats/:stats', '/:index/_alias/:aliases', '/_cat/aliases/:name', '/_cat/templates', '/_cat/templates/:name'],
+  index('read'),
+);
 
 // open to every authenticated request since 1.23.0 (GET /_cat/indices lists readable indexes only)
 seed(['GET'], ['/_cat/indices', '/_license', '/_xpack'], AUTHENTICATED);
@@ -92,6 +97,7 @@ seed(['PUT'], ['/_template/:index', '/:index', '/:index/_mapping'], index('write
 added(['PUT'], ['/_bulk', '/:index/_bulk', '/:index/_settings'], index('write'));
 added(['POST'], ['/_flush', '/_refresh', '/:index/_refresh'], index('write'));
 added(['DELETE'], ['/_template/:index'], index('write'));
+added(['PUT', 'POST', 'DELETE'], ['/:index/_alias/:aliases', '/:index/_aliases/:aliases'], index('write'));
 
 // index / delete
 seed(['DELETE'], ['/:index'], index('delete'));

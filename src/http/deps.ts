@@ -6,6 +6,7 @@ import type { Config } from '../config/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { Engine } from '../engine/index.js';
 import type { RbacService } from '../auth/index.js';
+import type { Metastore } from '../metastore/index.js';
 
 export interface Lifecycle {
   /** true once a graceful shutdown began: readiness fails, liveness still answers */
@@ -20,4 +21,6 @@ export interface ApiDeps {
   lifecycle: Lifecycle;
   /** roles, API keys and role mappings (the /v1 API and authentication) */
   rbac: RbacService;
+  /** the catalog: index settings, aliases and templates */
+  metastore: Metastore;
 }

@@ -11,6 +11,7 @@ import type { ApiDeps } from './deps.js';
 import { bulkItemForbidden } from '../auth/index.js';
 import { accessOf, installAuth } from './auth-hook.js';
 import { registerRbacRoutes } from './routes/rbac.js';
+import { registerIndicesRoutes } from './indices/index.js';
 
 export type { ApiDeps, Lifecycle } from './deps.js';
 export { createServer } from './server.js';
@@ -23,5 +24,6 @@ export function buildApi(deps: ApiDeps): FastifyInstance {
   registerBulkRoutes(app, deps, (request, index) => bulkItemForbidden(accessOf(request), index));
   registerSearchRoutes(app, deps, accessOf);
   registerRbacRoutes(app, { service: deps.rbac });
+  registerIndicesRoutes(app, deps);
   return app;
 }

@@ -11,6 +11,7 @@ import { createLogger, Metrics, type Logger } from '../observability/index.js';
 import { Engine } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, type Lifecycle } from '../http/index.js';
+import { connectIndexCatalog } from '../http/indices/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
 import { compactionMetrics, documentMetricsRecorder } from './engine-metrics.js';
@@ -49,10 +50,11 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     onDocumentIndexed: documentMetricsRecorder(metrics),
     compactionEvents: compactionMetrics(metrics),
   });
+  await connectIndexCatalog({ engine, metastore, logger });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
   const rbac = new RbacService(metastore.rbac, { audit: createAuditLog(logger) });
-  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac });
+  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac, metastore });
   let inFlight = 0;
   const counted = new WeakSet<object>();
   app.addHook('onRequest', async (request) => {

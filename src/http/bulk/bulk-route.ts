@@ -3,7 +3,7 @@
  * engine, answer with one item per action in request order.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TooManyRequestsError, type SvcError } from '../../common/index.js';
+import { SvcError, TooManyRequestsError } from '../../common/index.js';
 import type { WriteOp } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
 import { esErrorObject } from '../error-render.js';
@@ -50,8 +50,17 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
       errors[i] = item.error ?? denied;
       continue;
     }
+    let index: string;
+    try {
+      // a write to an alias goes to its write index
+      index = deps.engine.writeIndexFor(item.index);
+    } catch (err) {
+      if (!(err instanceof SvcError)) throw err;
+      errors[i] = err;
+      continue;
+    }
     opOf[i] = ops.length;
-    ops.push({ index: item.index, doc: item.doc });
+    ops.push({ index, doc: item.doc });
   }
 
   const outcomes = await deps.engine.write(ops);
@@ -63,7 +72,7 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
     const outcome = opOf[i]! >= 0 ? outcomes[opOf[i]!]! : undefined;
     if (outcome?.ok) {
       indexedBytes += item.docBytes;
-      rendered[i] = createdItem(item.action, item.index, outcome.id, outcome.lid);
+      rendered[i] = createdItem(item.action, outcome.index, outcome.id, outcome.lid);
     } else {
       anyError = true;
       const error = outcome && !outcome.ok ? outcome.error : errors[i]!;

@@ -1,0 +1,157 @@
+/**
+ * Cluster-level answers of a one-node cluster: `GET /_cluster/health[/{index}]` (green; a named
+ * index that does not exist waits until `timeout` and answers 408 red, as Elasticsearch does;
+ * `wait_for_status` and the other wait conditions are met at once), `GET /_cluster/settings`
+ * (nothing persistent or transient to report) and `GET /_cluster/state/metadata[/{index}]`
+ * (indexes with settings, mappings and aliases; templates).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { BadRequestError, IndexNotFoundError } from '../../common/index.js';
+import { resolveIndices } from '../../engine/index.js';
+import type { ApiDeps } from '../deps.js';
+import { boolParam, stringParam } from '../query-params.js';
+import { catalogSnapshot, mappingOf, settingsOf } from './index-views.js';
+import { renderSettings, type FlatSettings } from './settings.js';
+import { expressionParts, type IndicesRequest } from './targets.js';
+import { templateView } from './template-model.js';
+import { parseTimeParam } from './units.js';
+
+const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
+const POLL_MS = 50;
+const STATUSES = ['green', 'yellow', 'red'];
+
+function healthBody(deps: ApiDeps, indexes: readonly string[], found: boolean, timedOut: boolean, level: string): Record<string, unknown> {
+  const shards = found ? indexes.length : 0;
+  const body: Record<string, unknown> = {
+    cluster_name: deps.config.clusterName,
+    status: found ? 'green' : 'red',
+    timed_out: timedOut,
+    number_of_nodes: 1,
+    number_of_data_nodes: 1,
+    active_primary_shards: shards,
+    active_shards: shards,
+    relocating_shards: 0,
+    initializing_shards: 0,
+    unassigned_shards: 0,
+    delayed_unassigned_shards: 0,
+    number_of_pending_tasks: 0,
+    number_of_in_flight_fetch: 0,
+    task_max_waiting_in_queue_millis: 0,
+    active_shards_percent_as_number: 100.0,
+  };
+  if (found && (level === 'indices' || level === 'shards')) {
+    const indices: Record<string, unknown> = {};
+    for (const name of indexes) {
+      const entry: Record<string, unknown> = {
+        status: 'green',
+        number_of_shards: 1,
+        number_of_replicas: 0,
+        active_primary_shards: 1,
+        active_shards: 1,
+        relocating_shards: 0,
+        initializing_shards: 0,
+        unassigned_shards: 0,
+      };
+      if (level === 'shards') {
+        entry.shards = { '0': { status: 'green', primary_active: true, active_shards: 1, relocating_shards: 0, initializing_shards: 0, unassigned_shards: 0 } };
+      }
+      indices[name] = entry;
+    }
+    body.indices = indices;
+  }
+  return body;
+}
+
+/** The indexes the health request covers, or undefined while a named one does not exist. */
+function healthIndexes(deps: ApiDeps, expression: string | undefined): string[] | undefined {
+  try {
+    return resolveIndices(expression, deps.engine.indexNames(), deps.engine.aliasMap(), { allowNoIndices: true });
+  } catch (err) {
+    if (err instanceof IndexNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+async function clusterHealth(deps: ApiDeps, request: IndicesRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const waitFor = stringParam(request.query, 'wait_for_status');
+  if (waitFor !== undefined && !STATUSES.includes(waitFor)) {
+    throw new BadRequestError(`unknown cluster health status [${waitFor}]`);
+  }
+  const level = stringParam(request.query, 'level') ?? 'cluster';
+  if (!['cluster', 'indices', 'shards'].includes(level)) throw new BadRequestError(`level must be one of [cluster, indices, shards] but was [${level}]`);
+  const timeoutText = stringParam(request.query, 'timeout');
+  const timeoutMs = timeoutText === undefined ? DEFAULT_HEALTH_TIMEOUT_MS : parseTimeParam(timeoutText, 'timeout');
+  const deadline = Date.now() + timeoutMs;
+  let indexes = healthIndexes(deps, request.params.index);
+  // the one condition that can be unmet here: a named index that does not exist yet
+  while (indexes === undefined && Date.now() < deadline && !deps.lifecycle.shuttingDown) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(1, deadline - Date.now()))));
+    indexes = healthIndexes(deps, request.params.index);
+  }
+  if (indexes === undefined) return reply.code(408).send(healthBody(deps, [], false, true, level));
+  return reply.send(healthBody(deps, indexes, true, false, level));
+}
+
+const CLUSTER_DEFAULTS = (deps: ApiDeps): FlatSettings => ({
+  'cluster.name': deps.config.clusterName,
+  'node.name': deps.config.nodeName,
+  'action.destructive_requires_name': 'false',
+  'action.auto_create_index': 'true',
+  'search.max_buckets': String(deps.config.maxBuckets),
+  'xpack.security.enabled': String(deps.config.rbac.enabled),
+});
+
+export function registerClusterRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  app.get('/_cluster/health', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(deps, request, reply));
+  app.get('/_cluster/health/:index', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(deps, request, reply));
+
+  app.get('/_cluster/settings', async (request: IndicesRequest) => {
+    const flat = boolParam(request.query, 'flat_settings') ?? false;
+    const body: Record<string, unknown> = { persistent: {}, transient: {} };
+    if (boolParam(request.query, 'include_defaults')) body.defaults = renderSettings(CLUSTER_DEFAULTS(deps), flat);
+    return body;
+  });
+
+  const metadata = async (request: IndicesRequest) => {
+    const expression = request.params.index;
+    const names = expressionParts(expression).length === 0 ? deps.engine.indexNames() : resolveIndices(expression, deps.engine.indexNames(), deps.engine.aliasMap(), { ignoreUnavailable: true });
+    const snapshot = await catalogSnapshot(deps);
+    const flat = boolParam(request.query, 'flat_settings') ?? false;
+    const indices: Record<string, unknown> = {};
+    for (const name of names) {
+      const shard = deps.engine.shard(name);
+      if (!shard) continue;
+      indices[name] = {
+        version: 1,
+        mapping_version: 1,
+        settings_version: 1,
+        aliases_version: 1,
+        routing_num_shards: 1,
+        state: 'open',
+        settings: renderSettings(settingsOf(shard, snapshot), flat),
+        mappings: mappingOf(shard, true),
+        aliases: snapshot.aliases.filter((a) => a.index === name).map((a) => a.alias),
+        primary_terms: { '0': 1 },
+        in_sync_allocations: { '0': [] },
+        rollover_info: {},
+        system: false,
+      };
+    }
+    const templates: Record<string, unknown> = {};
+    for (const t of await deps.metastore.templates.listTemplates()) templates[t.name] = templateView(t, { flatSettings: flat, typed: true });
+    const clusterUuid = deps.config.clusterName;
+    return {
+      cluster_name: deps.config.clusterName,
+      cluster_uuid: clusterUuid,
+      metadata: {
+        cluster_uuid: clusterUuid,
+        cluster_uuid_committed: true,
+        templates,
+        indices,
+        'index-graveyard': { tombstones: [] },
+      },
+    };
+  };
+  app.get('/_cluster/state/metadata', metadata);
+  app.get('/_cluster/state/metadata/:index', metadata);
+}

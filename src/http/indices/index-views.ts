@@ -1,0 +1,48 @@
+/**
+ * The pieces of index metadata that several answers share (`GET /{index}`, `_mapping`,
+ * `_settings`, `_alias`, cluster state): an index's mapping as a `properties` tree, its settings
+ * with the fixed ones, and its aliases, read once per request from the engine and the metastore.
+ */
+import { toProperties, type IndexShard } from '../../engine/index.js';
+import type { AliasRecord, IndexRecord } from '../../metastore/index.js';
+import type { ApiDeps } from '../deps.js';
+import { renderAlias } from './alias-model.js';
+import { indexSettings, type FlatSettings } from './settings.js';
+
+/** `{"properties": {...}}`, or `{}` for an index without fields; `typed` wraps it in `_doc`. */
+export function mappingOf(shard: IndexShard, typed = false): Record<string, unknown> {
+  const properties = toProperties(shard.mapping.fields());
+  if (Object.keys(properties).length === 0) return {};
+  return typed ? { _doc: { properties } } : { properties };
+}
+
+export interface CatalogSnapshot {
+  records: ReadonlyMap<string, IndexRecord>;
+  aliases: readonly AliasRecord[];
+}
+
+export async function catalogSnapshot(deps: ApiDeps): Promise<CatalogSnapshot> {
+  const [records, aliases] = await Promise.all([deps.metastore.indexes.listIndexes(), deps.metastore.aliases.listAliases()]);
+  return { records: new Map(records.map((r) => [r.name, r])), aliases };
+}
+
+/** The index's settings as reported: stored settings (the metastore's, which PUT _settings changes) plus the fixed ones. */
+export function settingsOf(shard: IndexShard, snapshot: CatalogSnapshot): FlatSettings {
+  const record = snapshot.records.get(shard.name);
+  return indexSettings({ name: shard.name, uuid: shard.uuid, createdAtMs: shard.createdAtMs, settings: record?.settings ?? shard.settings });
+}
+
+/** `{"alias": {...}}` for the aliases of one index. */
+export function aliasesOf(index: string, snapshot: CatalogSnapshot): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const row of snapshot.aliases) if (row.index === index) out[row.alias] = renderAlias(row);
+  return out;
+}
+
+/** `{"acknowledged": true}` */
+export const ACKNOWLEDGED = Object.freeze({ acknowledged: true });
+
+/** The `_shards` header of answers over whole indexes: one primary each, no replica. */
+export function shardsHeader(indexCount: number): { total: number; successful: number; failed: number } {
+  return { total: indexCount, successful: indexCount, failed: 0 };
+}

@@ -1,0 +1,30 @@
+/**
+ * The index administration API in Elasticsearch 7.10 form: indexes, mappings, settings, stats,
+ * aliases, legacy templates, `_cat`, cluster health/settings/state, license and X-Pack info.
+ * Aliases and templates live in the metastore; catalog-link.ts keeps the engine in step with them.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ApiDeps } from '../deps.js';
+import { registerAliasRoutes } from './alias-routes.js';
+import { registerCatRoutes } from './cat-routes.js';
+import { registerClusterRoutes } from './cluster-routes.js';
+import { registerIndexRoutes } from './index-routes.js';
+import { registerMappingRoutes } from './mapping-routes.js';
+import { registerSettingsRoutes } from './settings-routes.js';
+import { registerStatsRoutes } from './stats-routes.js';
+import { registerTemplateRoutes } from './template-routes.js';
+import { registerXpackRoutes } from './xpack-routes.js';
+
+export { connectIndexCatalog, syncAliases, type CatalogLink } from './catalog-link.js';
+
+export function registerIndicesRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  registerIndexRoutes(app, deps);
+  registerMappingRoutes(app, deps);
+  registerSettingsRoutes(app, deps);
+  registerStatsRoutes(app, deps);
+  registerAliasRoutes(app, deps);
+  registerTemplateRoutes(app, deps);
+  registerCatRoutes(app, deps);
+  registerClusterRoutes(app, deps);
+  registerXpackRoutes(app, deps);
+}

@@ -1,0 +1,124 @@
+/**
+ * Index settings in Elasticsearch form. Requests give them nested or flat, with or without the
+ * `index.` prefix, with any scalar values; they are kept flat (`index.refresh_interval`) with
+ * string values, and shown nested (or flat with `flat_settings=true`). The settings this service
+ * fixes (one shard, no replica, uuid, creation date, name, version) are always reported as they
+ * are, whatever a request asked for.
+ */
+import { BadRequestError } from '../../common/index.js';
+import { wildcardToRegExp } from '../../engine/index.js';
+
+/** A setting's value: a string, a list of strings, or null (reset, in updates). */
+export type SettingValue = string | string[] | null;
+export type FlatSettings = Record<string, SettingValue>;
+
+/** `version.created` of Elasticsearch 7.10.2 */
+export const ES_VERSION_ID = '7100299';
+
+/** Settings a request cannot change: the engine decides them. */
+export const FIXED_SETTINGS: ReadonlySet<string> = new Set([
+  'index.number_of_shards',
+  'index.number_of_replicas',
+  'index.uuid',
+  'index.creation_date',
+  'index.provided_name',
+  'index.version.created',
+]);
+
+/** Flattens a settings object into `index.`-prefixed keys with string values. */
+export function normalizeSettings(value: unknown, section = 'settings'): FlatSettings {
+  if (value === undefined || value === null) return {};
+  if (!isPlainObject(value)) throw new BadRequestError(`Malformed [${section}] section, should include an inner object`);
+  const out: FlatSettings = {};
+  flatten(value, '', out);
+  const prefixed: FlatSettings = {};
+  for (const [key, v] of Object.entries(out)) prefixed[key.startsWith('index.') ? key : `index.${key}`] = v;
+  return prefixed;
+}
+
+function flatten(value: Record<string, unknown>, prefix: string, out: FlatSettings): void {
+  for (const [key, v] of Object.entries(value)) {
+    const name = prefix + key;
+    if (isPlainObject(v)) flatten(v, `${name}.`, out);
+    else out[name] = settingValue(name, v);
+  }
+}
+
+function settingValue(name: string, v: unknown): SettingValue {
+  if (v === null) return null;
+  if (Array.isArray(v)) return v.map((item) => scalarText(name, item));
+  return scalarText(name, v);
+}
+
+function scalarText(name: string, v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new BadRequestError(`failed to parse setting [${name}]: expected a value, found ${JSON.stringify(v)}`, 'settings_exception');
+}
+
+/** Turns flat dotted keys into nested objects; a key that is both a value and a prefix stays flat below it. */
+export function nestSettings(flat: FlatSettings): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const key of Object.keys(flat).sort()) {
+    const parts = key.split('.');
+    let level = root;
+    let i = 0;
+    for (; i < parts.length - 1; i++) {
+      const next = level[parts[i]!];
+      if (next === undefined) level = level[parts[i]!] = {};
+      else if (isPlainObject(next)) level = next;
+      else break;
+    }
+    level[parts.slice(i).join('.')] = flat[key];
+  }
+  return root;
+}
+
+/** Settings for display: nested unless `flat`. */
+export function renderSettings(flat: FlatSettings, flatSettings: boolean): Record<string, unknown> {
+  return flatSettings ? { ...flat } : nestSettings(flat);
+}
+
+/** The settings of an index as Elasticsearch reports them: what was given, plus the fixed ones. */
+export function indexSettings(index: { name: string; uuid: string; createdAtMs: number; settings: Record<string, unknown> }): FlatSettings {
+  const given = normalizeStored(index.settings);
+  for (const key of FIXED_SETTINGS) delete given[key];
+  return {
+    ...given,
+    'index.creation_date': String(index.createdAtMs),
+    'index.number_of_shards': '1',
+    'index.number_of_replicas': '0',
+    'index.uuid': index.uuid,
+    'index.version.created': ES_VERSION_ID,
+    'index.provided_name': index.name,
+  };
+}
+
+/** Stored settings are already flat, but tolerate anything normalizeSettings accepts. */
+function normalizeStored(settings: Record<string, unknown>): FlatSettings {
+  try {
+    return normalizeSettings(settings);
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps the settings whose names match one of the comma-separated patterns (`index.number_*`). */
+export function filterSettings(flat: FlatSettings, names: string | undefined): FlatSettings {
+  if (names === undefined || names === '' || names === '_all') return flat;
+  const patterns = names.split(',').map((n) => wildcardToRegExp(n.trim()));
+  const out: FlatSettings = {};
+  for (const [key, value] of Object.entries(flat)) if (patterns.some((p) => p.test(key))) out[key] = value;
+  return out;
+}
+
+/** Drops nulls (resets) from settings given at creation. */
+export function withoutNulls(flat: FlatSettings): FlatSettings {
+  const out: FlatSettings = {};
+  for (const [key, value] of Object.entries(flat)) if (value !== null) out[key] = value;
+  return out;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
