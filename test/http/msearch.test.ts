@@ -192,3 +192,35 @@ describe('_msearch', () => {
     assert.equal((await msearch('/_msearch?max_concurrent_searches=0', [{}, {}])).status, 400);
   });
 });
+
+describe('_msearch with access control on', () => {
+  const BOOTSTRAP = 'msearch-bootstrap';
+  let node: TestNode;
+  let admin = '';
+  let reader = '';
+  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+  before(async () => {
+    node = await startTestNode({ SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP });
+    const role = { name: 'admin', database: ['manage_security'], indexes: [{ names: ['*'], permissions: ['read', 'write'] }] };
+    assert.equal((await request(`${node.url}/v1/roles`, { body: role, headers: auth(BOOTSTRAP) })).status, 200);
+    admin = (await request<{ api_key: string }>(`${node.url}/v1/api_keys`, { body: { name: 'admin', role: 'admin' }, headers: auth(BOOTSTRAP) })).body.api_key;
+    const readRole = { name: 'reader', database: [], indexes: [{ names: ['pub-*'], permissions: ['read'] }] };
+    assert.equal((await request(`${node.url}/v1/roles`, { body: readRole, headers: auth(admin) })).status, 200);
+    reader = (await request<{ api_key: string }>(`${node.url}/v1/api_keys`, { body: { name: 'r', role: 'reader' }, headers: auth(admin) })).body.api_key;
+    const lines = [{ index: { _index: 'pub-logs' } }, { _line: 'public' }, { index: { _index: 'private' } }, { _line: 'hidden' }];
+    await request(`${node.url}/_bulk`, { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson', ...auth(admin) } });
+  });
+  after(async () => {
+    await node.destroy();
+  });
+
+  it('answers a forbidden index as a 403 item and filters wildcards to readable indexes', async () => {
+    const body = ndjson([{ index: 'pub-logs' }, {}, { index: 'private' }, {}, { index: '*' }, {}]);
+    const res = await request<MsearchBody>(`${node.url}/_msearch`, { body, headers: { 'content-type': 'application/x-ndjson', ...auth(reader) } });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.responses.map((r) => r.status), [200, 403, 200]);
+    assert.equal(res.body.responses[1]!.error!.type, 'security_exception');
+    assert.deepEqual(res.body.responses[2]!.hits.hits.map((h) => h._index), ['pub-logs']);
+  });
+});

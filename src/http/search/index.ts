@@ -7,3 +7,4 @@ export { registerSearchRoutes, measured } from './search-route.js';
 export { toSearchRequest, MAX_RESULT_WINDOW, MAX_KEEP_ALIVE_MS } from './search-request.js';
 export type { EsSearch } from './search-request.js';
 export { ScrollStore } from './scroll/index.js';
+export type { ScrollContext } from './scroll/index.js';

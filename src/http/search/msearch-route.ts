@@ -32,7 +32,7 @@ export function registerMsearchRoutes(app: FastifyInstance, deps: ApiDeps, acces
     for (let i = 0; i < items.length; i++) {
       // one item's work at a time, letting other requests in between
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      responses.push(runItem(deps, access, request, items[i]!));
+      responses.push(await runItem(deps, access, request, items[i]!));
     }
     return sendJsonText(reply, `{"took":${Math.round(performance.now() - started)},"responses":[${responses.join(',')}]}`);
   };
@@ -51,7 +51,7 @@ function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
   return { ...params, ...item.options };
 }
 
-function runItem(deps: ApiDeps, access: AccessContext, request: MsearchHttpRequest, item: MsearchItem): string {
+async function runItem(deps: ApiDeps, access: AccessContext, request: MsearchHttpRequest, item: MsearchItem): Promise<string> {
   const started = performance.now();
   try {
     const params = itemParams(request.query, item);
@@ -59,7 +59,7 @@ function runItem(deps: ApiDeps, access: AccessContext, request: MsearchHttpReque
     const scope = resolveScope(deps.engine, access, item.index ?? request.params.index, params);
     const typeOf = fieldTypesOf(deps.engine);
     checkAgainstMappings(search, scope.indices, typeOf);
-    const result = runSearch(deps, scope.targets, search);
+    const result = await runSearch(deps, scope.targets, search);
     const text = renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: scope.indices.length, search, typeOf });
     return `${text.slice(0, -1)},"status":200}`;
   } catch (err) {

@@ -36,7 +36,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
 
   const search = async (request: SearchHttpRequest, reply: FastifyReply) => {
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
-    return sendJsonText(reply, searchOnce(request, body, deps, accessOf(request), scrolls));
+    return sendJsonText(reply, await searchOnce(request, body, deps, accessOf(request), scrolls));
   };
   for (const path of ['/_search', '/:index/_search', '/:index/:type/_search']) {
     app.get(path, search);
@@ -54,7 +54,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
   registerScrollRoutes(app, deps, scrolls, accessOf);
 }
 
-function searchOnce(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext, scrolls: ScrollStore): string {
+async function searchOnce(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext, scrolls: ScrollStore): Promise<string> {
   const started = performance.now();
   const search = toSearchRequest(request.query, body, deps.config.queryTimeoutMs);
   const scope = resolveScope(deps.engine, access, request.params.index, request.query);
@@ -63,11 +63,11 @@ function searchOnce(request: SearchHttpRequest, body: Record<string, unknown> | 
   if (search.scrollKeepAliveMs !== undefined) {
     return openScroll(deps, scrolls, access, scope, search, search.scrollKeepAliveMs, started);
   }
-  const result = runSearch(deps, scope.targets, search);
+  const result = await runSearch(deps, scope.targets, search);
   return renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: scope.indices.length, search, typeOf });
 }
 
-function runCount(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext) {
+async function runCount(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext) {
   if (body) {
     for (const key of Object.keys(body)) {
       if (!COUNT_BODY_KEYS.has(key)) throw new BadRequestError(`request does not support [${key}]`, 'parsing_exception');
@@ -75,7 +75,7 @@ function runCount(request: SearchHttpRequest, body: Record<string, unknown> | un
   }
   const search = toSearchRequest(request.query, body, deps.config.queryTimeoutMs);
   const scope = resolveScope(deps.engine, access, request.params.index, request.query);
-  const result = runSearch(deps, scope.targets, { ...search, request: { ...search.request, from: 0, size: 0, sort: [], trackTotalHits: true } });
+  const result = await runSearch(deps, scope.targets, { ...search, request: { ...search.request, from: 0, size: 0, sort: [], trackTotalHits: true } });
   const shards = scope.indices.length;
   return {
     count: result.total,

@@ -67,6 +67,10 @@ export function measured<T>(deps: ApiDeps, task: () => T): T {
   }
 }
 
-export function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): SearchResult {
+/**
+ * The one place every search of this folder runs (`_search`, `_count`, msearch items, scroll
+ * pages): asynchronous so that it can move to the query threads without touching callers.
+ */
+export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): Promise<SearchResult> {
   return measured(deps, () => executeSearch(targets, search.request));
 }

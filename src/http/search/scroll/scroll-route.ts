@@ -27,7 +27,7 @@ export function registerScrollRoutes(
     const body = await bodyOf(request, deps.config.maxBulkBytes);
     const { scrollId, keepAliveMs } = parseContinueRequest(request.query, request.params.scrollId, body);
     const restTotalHitsAsInt = boolParam(request.query, 'rest_total_hits_as_int') ?? false;
-    return sendJsonText(reply, continueScroll(deps, store, accessOf(request), { scrollId, keepAliveMs, restTotalHitsAsInt }, started));
+    return sendJsonText(reply, await continueScroll(deps, store, accessOf(request), { scrollId, keepAliveMs, restTotalHitsAsInt }, started));
   };
   for (const path of ['/_search/scroll', '/_search/scroll/:scrollId', '/:index/_search/scroll']) {
     app.get(path, next);

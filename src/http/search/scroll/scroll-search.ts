@@ -6,7 +6,8 @@
  * position is unique. Nothing is re-run from `from`.
  */
 import { forbiddenIndexError, type AccessContext } from '../../../auth/index.js';
-import type { SearchTarget, SortKey } from '../../../engine/index.js';
+import { SvcError } from '../../../common/index.js';
+import type { SearchResult, SearchTarget, SortKey } from '../../../engine/index.js';
 import type { ApiDeps } from '../../deps.js';
 import type { EsSearch } from '../search-request.js';
 import { renderSearchResponse } from '../search-response.js';
@@ -21,11 +22,20 @@ function pagingSort(sort: readonly SortKey[]): { sort: SortKey[]; shown: number 
   return { sort: [...sort, { field: '_doc', order: sort[0]!.order }], shown: sort.length };
 }
 
-function lastSortValues(hits: ReadonlyArray<{ sortValues: unknown[] }>, previous: unknown[] | undefined): unknown[] | undefined {
-  return hits.length === 0 ? previous : hits[hits.length - 1]!.sortValues;
+function lastSortValues(result: SearchResult, previous: unknown[] | undefined): unknown[] | undefined {
+  return result.hits.length === 0 ? previous : result.hits[result.hits.length - 1]!.sortValues;
 }
 
-export function openScroll(
+/** The targets pinned: each keeps its place (`order`, which `_doc` values encode) and its doc count now. */
+function pin(targets: readonly SearchTarget[]): SearchTarget[] {
+  return targets.map((t, i) => ({
+    ...t,
+    order: t.order ?? i,
+    docLimit: Math.min(t.docLimit ?? t.segment.numDocs, t.segment.numDocs),
+  }));
+}
+
+export async function openScroll(
   deps: ApiDeps,
   store: ScrollStore,
   access: AccessContext,
@@ -33,46 +43,48 @@ export function openScroll(
   search: EsSearch,
   keepAliveMs: number,
   startedMs: number,
-): string {
-  store.assertCapacity();
-  const { sort, shown } = pagingSort(search.request.sort);
-  const targets: SearchTarget[] = scope.targets.map((t) => ({
-    index: t.index,
-    segment: t.segment,
-    docLimit: Math.min(t.docLimit ?? t.segment.numDocs, t.segment.numDocs),
-  }));
-  const indices = scope.indices.map((name) => ({ name, uuid: deps.engine.requireShard(name).uuid }));
-  const paged: EsSearch = { ...search, request: { ...search.request, sort } };
-  const result = runSearch(deps, targets, paged);
-
-  const context: ScrollContext = {
-    id: newScrollId(),
-    owner: access.principalLabel,
-    indices,
-    targets,
-    search: paged,
-    sortValuesShown: shown,
-    keepAliveMs,
-    expiresAtMs: 0,
-    after: lastSortValues(result.hits, undefined),
-  };
+): Promise<string> {
+  store.reserve();
+  let context: ScrollContext;
+  let result: SearchResult;
+  try {
+    const { sort, shown } = pagingSort(search.request.sort);
+    const targets = pin(scope.targets);
+    const indices = scope.indices.map((name) => ({ name, uuid: deps.engine.requireShard(name).uuid }));
+    const paged: EsSearch = { ...search, request: { ...search.request, sort } };
+    result = await runSearch(deps, targets, paged);
+    context = {
+      id: newScrollId(),
+      owner: access.principalLabel,
+      indices,
+      targets,
+      search: paged,
+      sortValuesShown: shown,
+      keepAliveMs,
+      expiresAtMs: 0,
+      after: lastSortValues(result, undefined),
+    };
+  } catch (err) {
+    store.release();
+    throw err;
+  }
   store.touch(context);
   store.add(context);
   return renderSearchResponse(result, {
     tookMs: Math.round(performance.now() - startedMs),
-    shards: indices.length,
-    search: paged,
+    shards: context.indices.length,
+    search: context.search,
     typeOf: fieldTypesOf(deps.engine),
     scrollId: context.id,
-    sortValuesShown: shown,
+    sortValuesShown: context.sortValuesShown,
   });
 }
 
 /**
  * The scroll's segments with each reader swapped for the one the index holds now under the same
- * segment id, at the same position and with the same doc limit. A memtable flushed since the
- * scroll opened is the segment file of the same id, its docs in the same order, so the scroll
- * stops pinning the memtable; a segment file closed while its index was idle is reopened.
+ * segment id, keeping place and doc limit. A memtable flushed since the scroll opened is the
+ * segment file of the same id, its docs in the same order, so the scroll stops pinning the
+ * memtable; a segment file closed while its index was idle is reopened.
  */
 function currentReaders(deps: ApiDeps, context: ScrollContext): SearchTarget[] {
   const current = new Map<string, SearchTarget>();
@@ -81,7 +93,7 @@ function currentReaders(deps: ApiDeps, context: ScrollContext): SearchTarget[] {
     const now = current.get(t.segment.id);
     const limit = t.docLimit ?? t.segment.numDocs;
     if (now === undefined || now.segment === t.segment || now.segment.numDocs < limit) return t;
-    return { index: t.index, segment: now.segment, docLimit: limit };
+    return { ...now, order: t.order, docLimit: limit };
   });
 }
 
@@ -91,9 +103,24 @@ export interface ContinueOptions {
   restTotalHitsAsInt: boolean;
 }
 
-export function continueScroll(deps: ApiDeps, store: ScrollStore, access: AccessContext, opts: ContinueOptions, startedMs: number): string {
+export function continueScroll(deps: ApiDeps, store: ScrollStore, access: AccessContext, opts: ContinueOptions, startedMs: number): Promise<string> {
   const context = store.get(opts.scrollId, access.principalLabel);
-  if (context === undefined) throw scrollMissing(opts.scrollId);
+  if (context === undefined) return Promise.reject(scrollMissing(opts.scrollId));
+  // two requests on one scroll take turns, so that neither repeats the other's page
+  const page = (context.busy ?? Promise.resolve()).catch(() => undefined).then(() => nextPage(deps, store, access, context, opts, startedMs));
+  context.busy = page;
+  return page;
+}
+
+async function nextPage(
+  deps: ApiDeps,
+  store: ScrollStore,
+  access: AccessContext,
+  context: ScrollContext,
+  opts: ContinueOptions,
+  startedMs: number,
+): Promise<string> {
+  if (store.get(context.id, context.owner) === undefined) throw scrollMissing(opts.scrollId);
   // a deleted index closed its segment files: the scroll cannot go on
   if (context.indices.some(({ name, uuid }) => deps.engine.shard(name)?.uuid !== uuid)) {
     store.remove(context.id, context.owner);
@@ -104,14 +131,22 @@ export function continueScroll(deps: ApiDeps, store: ScrollStore, access: Access
   store.touch(context, opts.keepAliveMs);
   context.targets = currentReaders(deps, context);
 
-  const nowMs = Date.now();
   const search: EsSearch = {
     ...context.search,
     restTotalHitsAsInt: opts.restTotalHitsAsInt,
-    request: { ...context.search.request, searchAfter: context.after, deadlineMs: nowMs + deps.config.queryTimeoutMs },
+    request: { ...context.search.request, searchAfter: context.after, deadlineMs: Date.now() + deps.config.queryTimeoutMs },
   };
-  const result = runSearch(deps, context.targets, search);
-  context.after = lastSortValues(result.hits, context.after);
+  let result: SearchResult;
+  try {
+    result = await runSearch(deps, context.targets, search);
+  } catch (err) {
+    if (err instanceof SvcError) throw err;
+    // a segment the scroll holds was closed under it (replaced by compaction long ago)
+    deps.logger.warn({ err, scroll: context.id }, 'scroll lost its segments; it is cleared');
+    store.remove(context.id, context.owner);
+    throw scrollMissing(opts.scrollId);
+  }
+  context.after = lastSortValues(result, context.after);
   return renderSearchResponse(result, {
     tookMs: Math.round(performance.now() - startedMs),
     shards: context.indices.length,

@@ -23,6 +23,8 @@ export interface ScrollContext {
   expiresAtMs: number;
   /** sort values of the last hit returned: the next page starts after them */
   after: unknown[] | undefined;
+  /** the page being fetched: pages of one scroll are fetched one after the other */
+  busy?: Promise<unknown>;
 }
 
 export interface ScrollStoreOptions {
@@ -35,6 +37,8 @@ const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 
 export class ScrollStore {
   private readonly contexts = new Map<string, ScrollContext>();
+  /** scrolls being opened (their first page is running): they count against the limit */
+  private reserved = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
 
@@ -48,19 +52,32 @@ export class ScrollStore {
     return this.contexts.size;
   }
 
-  /** Throws 429 when no scroll may be opened now; call before doing the first page's work. */
-  assertCapacity(): void {
-    if (this.contexts.size < this.opts.maxOpen) return;
+  private assertCapacity(): void {
+    if (this.contexts.size + this.reserved < this.opts.maxOpen) return;
     this.sweep();
-    if (this.contexts.size < this.opts.maxOpen) return;
+    if (this.contexts.size + this.reserved < this.opts.maxOpen) return;
     throw new TooManyRequestsError(
       `Trying to create too many scroll contexts. Must be less than or equal to: [${this.opts.maxOpen}]. ` +
         'This limit can be set by changing the [SVC_MAX_OPEN_SCROLLS] setting; clear scrolls that are done with DELETE /_search/scroll',
     );
   }
 
-  add(context: ScrollContext): void {
+  /**
+   * Holds a place for a scroll about to be opened, or throws 429 when all are taken; call
+   * before the first page's work, then `add` the scroll or `release` the place.
+   */
+  reserve(): void {
     this.assertCapacity();
+    this.reserved++;
+  }
+
+  release(): void {
+    if (this.reserved > 0) this.reserved--;
+  }
+
+  /** Adds a scroll in a place taken with `reserve`. */
+  add(context: ScrollContext): void {
+    this.release();
     this.contexts.set(context.id, context);
   }
 
