@@ -7,12 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { processCpuSeconds } from './cpu-time.js';
-import { serverLogErrors } from './server-process.js';
 
 export interface SettleOptions {
   pid: number;
   dataDir: string;
-  logFile: string;
   /** wait for the memtables to reach segment files, not only for idle CPU */
   waitFlushed: boolean;
   /** the WAL counts as flushed below this many bytes */
@@ -37,7 +35,6 @@ const IDLE_STEPS = 3;
 export async function waitSettled(opts: SettleOptions): Promise<SettleResult> {
   const started = performance.now();
   const idleCores = opts.idleCores ?? 0.05;
-  const errorsBefore = serverLogErrors(opts.logFile).count;
   let idleSteps = 0;
   let cpu = processCpuSeconds(opts.pid);
   let wal = walBytes(opts.dataDir);
@@ -51,7 +48,6 @@ export async function waitSettled(opts: SettleOptions): Promise<SettleResult> {
     idleSteps = cores < idleCores ? idleSteps + 1 : 0;
     const flushed = !opts.waitFlushed || wal <= opts.walFlushedBytes;
     if (flushed && idleSteps >= IDLE_STEPS) return done(true, opts.waitFlushed ? 'flushed and idle' : 'idle');
-    if (serverLogErrors(opts.logFile).count > errorsBefore) return done(false, 'the service logged errors while flushing');
   }
   return done(false, `not ${opts.waitFlushed ? 'flushed and idle' : 'idle'} after ${opts.timeoutMs} ms`);
 

@@ -17,6 +17,7 @@ export function renderMarkdown(r: BenchResults): string {
     '| other figures | measured |',
     '|---|---|',
     `| ingest, whole run | ${n(r.ingest.whole.docsPerSec)} docs/s, ${n(r.ingest.whole.mbPerSec, 1)} MB/s, ${n(r.ingest.whole.elapsedMs / 1000, 1)} s |`,
+    `| \`_flush\` | ${!r.flush.available ? 'no endpoint' : r.flush.error ? `failed (status ${r.flush.status})` : `${n(r.flush.ms)} ms`} |`,
     `| wait before the queries | ${n(r.settle.waitedMs / 1000, 1)} s, ${r.settle.settled ? '' : 'not '}settled: ${r.settle.reason} |`,
     `| CPU of the service during ingest | ${n(r.ingest.cpu.serverCores, 2)} cores |`,
     `| \`_bulk\` request of ${String(r.options.batch)} docs | median ${n(r.ingest.requestMs.median)} ms, p90 ${n(r.ingest.requestMs.p90)} ms |`,

@@ -23,7 +23,7 @@ export interface BenchResults {
   server: { startMs: number; stopMs: number; exitCode: number | null; signal: string | null; killed: boolean; loggedErrors: number; firstLoggedError?: string };
   ingest: IngestResult & { visibleDocs: number | null; visibleAfterMs: number | null; cpu: PhaseCpu };
   queriesCpu: PhaseCpu;
-  flush: { available: boolean; status: number | null; ms: number | null };
+  flush: { available: boolean; status: number | null; ms: number | null; error?: string };
   settle: SettleResult;
   queries: QueryCaseResult[];
   memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };

@@ -23,7 +23,7 @@ export function renderSummary(r: BenchResults): string {
   ));
   out.push(`bulk requests: ${ing.requests}, median ${n(ing.requestMs.median, 1)} ms, p90 ${n(ing.requestMs.p90, 1)} ms, max ${n(ing.requestMs.max, 1)} ms; retries ${ing.retries}; failed items ${ing.failedItems}${ing.firstFailure ? ` (${ing.firstFailure})` : ''}`);
   out.push(`CPU during ingest: service ${cores(ing.cpu.serverCores)} cores (${n(ing.cpu.serverCpuSeconds ?? NaN, 1)} s), benchmark client ${cores(ing.cpu.clientCores)} cores`);
-  out.push(`visible after ingest: ${ing.visibleDocs === null ? 'unknown' : n(ing.visibleDocs)} docs${ing.visibleAfterMs !== null ? ` (after ${n(ing.visibleAfterMs)} ms)` : ''}; flush endpoint: ${r.flush.available ? `${n(r.flush.ms ?? 0)} ms` : `not available (status ${r.flush.status ?? 'n/a'})`}`);
+  out.push(`visible after ingest: ${ing.visibleDocs === null ? 'unknown' : n(ing.visibleDocs)} docs${ing.visibleAfterMs !== null ? ` (after ${n(ing.visibleAfterMs)} ms)` : ''}; flush: ${!r.flush.available ? `no endpoint (status ${r.flush.status ?? 'n/a'})` : r.flush.error ? `FAILED after ${n(r.flush.ms ?? 0)} ms with status ${r.flush.status}` : `${n(r.flush.ms ?? 0)} ms`}`);
   out.push(`before the queries: ${r.settle.settled ? 'settled' : 'NOT settled'} after ${n(r.settle.waitedMs / 1000, 1)} s (${r.settle.reason}; WAL ${mib(r.settle.walBytesAtEnd)})`);
   out.push('');
   out.push(renderTable(
