@@ -32,6 +32,8 @@ export interface AzureBlobObjectStoreOptions {
   onRetry?: RetryListener;
   /** longest single request; default 10 minutes */
   requestTimeoutMs?: number;
+  /** blobs per list request; default (and Azure's maximum) 5,000 */
+  listPageSize?: number;
 }
 
 const DELETE_CONCURRENCY = 16;
@@ -45,6 +47,7 @@ export class AzureBlobObjectStore implements ObjectStore {
   private readonly uploadConcurrency: number;
   private readonly partRetry: RetryPolicy;
   private readonly onRetry: RetryListener | undefined;
+  private readonly listPageSize: number;
 
   /** `sasUrl`: a container SAS URL, optionally followed by a key prefix path; checked before use */
   constructor(sasUrl: string, options: AzureBlobObjectStoreOptions = {}) {
@@ -55,6 +58,7 @@ export class AzureBlobObjectStore implements ObjectStore {
     this.uploadConcurrency = options.uploadConcurrency ?? 4;
     this.partRetry = options.partRetry ?? DEFAULT_RETRY_POLICY;
     this.onRetry = options.onRetry;
+    this.listPageSize = options.listPageSize ?? 5000;
     // one retry policy for the whole module (retry.ts), so the SDK's own is off
     const pipeline = newPipeline(new AnonymousCredential(), {
       retryOptions: { maxTries: 1, tryTimeoutInMs: options.requestTimeoutMs ?? 10 * 60 * 1000 },
@@ -162,7 +166,7 @@ export class AzureBlobObjectStore implements ObjectStore {
     const out: ListedObject[] = [];
     const storePrefix = this.location.prefix;
     try {
-      for await (const page of this.container.listBlobsFlat({ prefix: storePrefix + prefix }).byPage({ maxPageSize: 5000 })) {
+      for await (const page of this.container.listBlobsFlat({ prefix: storePrefix + prefix }).byPage({ maxPageSize: this.listPageSize })) {
         for (const item of page.segment.blobItems) {
           out.push({ key: item.name.slice(storePrefix.length), sizeBytes: item.properties.contentLength ?? 0 });
         }

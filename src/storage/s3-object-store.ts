@@ -66,6 +66,8 @@ export interface S3ObjectStoreOptions {
   onRetry?: RetryListener;
   /** socket idle time before a request is abandoned; default 60 s */
   requestTimeoutMs?: number;
+  /** keys per list request; default (and S3's maximum) 1,000 */
+  listPageSize?: number;
 }
 
 export class S3ObjectStore implements ObjectStore {
@@ -78,6 +80,7 @@ export class S3ObjectStore implements ObjectStore {
   private readonly uploadConcurrency: number;
   private readonly partRetry: RetryPolicy;
   private readonly onRetry: RetryListener | undefined;
+  private readonly listPageSize: number;
 
   constructor(options: S3ObjectStoreOptions) {
     this.bucket = options.bucket;
@@ -88,6 +91,7 @@ export class S3ObjectStore implements ObjectStore {
     this.uploadConcurrency = options.uploadConcurrency ?? 4;
     this.partRetry = options.partRetry ?? DEFAULT_RETRY_POLICY;
     this.onRetry = options.onRetry;
+    this.listPageSize = options.listPageSize ?? 1000;
     const config: S3ClientConfig = {
       // one retry policy for the whole module (retry.ts), so the SDK's own is off
       maxAttempts: 1,
@@ -184,6 +188,7 @@ export class S3ObjectStore implements ObjectStore {
           new ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: this.prefix + prefix,
+            MaxKeys: this.listPageSize,
             ...(token ? { ContinuationToken: token } : {}),
           }),
         );
