@@ -21,7 +21,7 @@ export interface RenderContext {
   sortValuesShown?: number;
 }
 
-export function renderSearchResponse(result: SearchResult, ctx: RenderContext): string {
+export function renderSearchResponse(result: SearchResult & { aggregationsJson?: string }, ctx: RenderContext): string {
   const { search } = ctx;
   const showSort = search.explicitSort || search.request.sort.length === 0;
   const parts: string[] = [];
@@ -45,7 +45,8 @@ export function renderSearchResponse(result: SearchResult, ctx: RenderContext): 
   if (result.terminatedEarly) body += ',"terminated_early":true';
   body += `,"_shards":{"total":${ctx.shards},"successful":${ctx.shards},"skipped":0,"failed":0}`;
   body += `,"hits":{${total}"max_score":${scoreText(result.maxScore)},"hits":[${parts.join(',')}]}`;
-  if (ctx.aggregationsJson !== undefined) body += `,"aggregations":${ctx.aggregationsJson}`;
+  const aggregations = ctx.aggregationsJson ?? result.aggregationsJson;
+  if (aggregations !== undefined) body += `,"aggregations":${aggregations}`;
   return body + '}';
 }
 

@@ -7,6 +7,7 @@ import { BadRequestError } from '../../common/index.js';
 import { executeSearch, type Engine, type SearchResult, type SearchTarget } from '../../engine/index.js';
 import type { AccessContext } from '../../auth/index.js';
 import type { ApiDeps } from '../deps.js';
+import { parseSearchAggregations, runSearchAggregations } from '../aggregations/index.js';
 import type { QueryParams } from '../query-params.js';
 import { checkDocvalueFields, type FieldTypeLookup } from './hit-fields.js';
 import type { EsSearch } from './search-request.js';
@@ -38,9 +39,8 @@ function mapsSortField(typeOf: FieldTypeLookup, index: string, field: string): b
 
 /** Refusals Elasticsearch makes from the mappings: sorts on unmapped fields, doc values of text. */
 export function checkAgainstMappings(search: EsSearch, indices: readonly string[], typeOf: FieldTypeLookup): void {
-  if (search.aggregations !== undefined && Object.keys(search.aggregations).length > 0) {
-    throw new BadRequestError('aggregations are not supported by this server yet', 'illegal_argument_exception');
-  }
+  // a malformed `aggs` body is a 400 before any work
+  parseSearchAggregations(search);
   checkDocvalueFields(search.docvalueFields, indices, typeOf);
   if (indices.length === 0) return;
   for (const { field } of search.request.sort) {
@@ -71,6 +71,10 @@ export function measured<T>(deps: ApiDeps, task: () => T): T {
  * The one place every search of this folder runs (`_search`, `_count`, msearch items, scroll
  * pages): asynchronous so that it can move to the query threads without touching callers.
  */
-export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): Promise<SearchResult> {
-  return measured(deps, () => executeSearch(targets, search.request));
+export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): Promise<SearchResult & { aggregationsJson?: string }> {
+  return measured(deps, () => {
+    const result = executeSearch(targets, search.request);
+    const aggregations = parseSearchAggregations(search);
+    return aggregations === undefined ? result : { ...result, aggregationsJson: runSearchAggregations(deps, targets, search, aggregations) };
+  });
 }
