@@ -200,9 +200,12 @@ async function writeRandomFile(path: string, sizeBytes: number): Promise<string>
   for (let written = 0; written < sizeBytes; ) {
     const chunk = randomBytes(Math.min(MiB, sizeBytes - written));
     hash.update(chunk);
-    if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     written += chunk.length;
   }
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) => {
+    out.once('error', reject);
+    out.end(() => resolve());
+  });
   return hash.digest('hex');
 }

@@ -14,6 +14,15 @@ const fresh = (): LocalObjectStore => new LocalObjectStore(join(root, `store-${+
 
 describeObjectStore('local', async () => fresh());
 
+/** a writable folder on another filesystem than the temp folder (e.g. /dev/shm), if there is one */
+function otherFilesystem(): string | undefined {
+  try {
+    return statSync('/dev/shm').dev !== statSync(root).dev ? '/dev/shm' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 describe('local object store on disk', () => {
   it('keeps one file per object at its key path, and no temporary files after a put', async () => {
     const store = fresh();
@@ -32,6 +41,31 @@ describe('local object store on disk', () => {
     // the object outlives the source file
     rmSync(source);
     assert.equal((await store.get('seg/1')).toString(), 'segment bytes');
+  });
+
+  it('copies an uploaded file from another filesystem', { skip: otherFilesystem() === undefined ? 'no second filesystem' : false }, async () => {
+    const store = fresh();
+    await store.verify();
+    const dir = mkdtempSync(join(otherFilesystem() ?? '', 'svc-local-store-'));
+    try {
+      const source = join(dir, 'segment');
+      writeFileSync(source, 'bytes from elsewhere');
+      await store.put('seg/2', { filePath: source });
+      assert.notEqual(statSync(source).ino, statSync(join(store.root, 'seg', '2')).ino);
+      assert.equal((await store.get('seg/2')).toString(), 'bytes from elsewhere');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('downloads to a file of its own, not a link to the object', async () => {
+    const store = fresh();
+    await store.put('seg/3', Buffer.from('immutable'));
+    const target = join(root, `cache-${counter}`);
+    await store.getToFile('seg/3', target);
+    assert.notEqual(statSync(target).ino, statSync(join(store.root, 'seg', '3')).ino);
+    writeFileSync(target, 'changed');
+    assert.equal((await store.get('seg/3')).toString(), 'immutable');
   });
 
   it('removes folders left empty by a delete', async () => {
