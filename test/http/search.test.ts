@@ -97,7 +97,8 @@ describe('_search with q=', () => {
     assert.equal((await search('/logs-*/_search?q=passw*')).body.hits.total.value, 2);
     assert.equal((await search('/logs-*/_search?q=up?tream')).body.hits.total.value, 1);
     assert.equal((await search('/logs-*/_search?q=service:web*')).body.hits.total.value, 3);
-    assert.equal((await search('/logs-*/_search?q=_exists_:status')).body.hits.total.value, 4);
+    assert.equal((await search('/logs-*/_search?q=_exists_:status')).status, 400, '_exists_ applies to string fields only');
+    assert.equal((await search('/logs-*/_search?q=_exists_:level')).body.hits.total.value, 6);
     assert.equal((await search('/logs-*/_search?q=_exists_:tags')).body.hits.total.value, 1);
     assert.equal((await search('/logs-*/_search?q=tags:audit')).body.hits.total.value, 1);
     assert.equal((await search('/logs-*/_search?q=http.method:GET')).body.hits.total.value, 1);
@@ -136,7 +137,7 @@ describe('_search with q=', () => {
     assert.equal((await search('/logs-*/_search')).body.hits.hits.length, 6, 'default size is 10');
     const asc = await search('/logs-*/_search?sort=_ts:asc');
     assert.deepEqual(asc.body.hits.hits.map((h) => h._source._ts), [...ts].reverse());
-    const byStatus = await search('/logs-*/_search?sort=status:desc&q=_exists_:status');
+    const byStatus = await search('/logs-*/_search?sort=status:desc&q=status:>0');
     assert.deepEqual(byStatus.body.hits.hits.map((h) => h._source.status), [504, 500, 401, 200]);
     const window = await request<ErrorBody>(`${node.url}/logs-*/_search?from=9995&size=10`);
     assert.equal(window.status, 400);

@@ -394,8 +394,24 @@ function planRange(ctx: PlanContext, q: RangeQuery): PlanNode {
   });
 }
 
+/**
+ * `exists` and `_exists_` apply to string fields (text, keyword) since 1.23.0; the built-in
+ * fields always exist; any other type is a 400 (skipped when a `*` name matched it).
+ */
 function planExists(ctx: PlanContext, q: ExistsQuery): PlanNode {
-  return onField(ctx, q.field, (leaf) => existsNode(ctx, leaf.field, leaf.kind, q.boost ?? 1));
+  return onField(ctx, q.field, (leaf) => {
+    const { kind } = leaf;
+    if (kind === 'long' || kind === 'double' || kind === 'date' || kind === 'boolean') {
+      return rejectOrNone(
+        leaf,
+        new BadRequestError(
+          `failed to create query: [exists] queries apply to string fields (text, keyword) only; field [${leaf.field}] is of type [${kind}]`,
+          'query_shard_exception',
+        ),
+      );
+    }
+    return existsNode(ctx, leaf.field, kind, q.boost ?? 1);
+  });
 }
 
 function planPrefix(ctx: PlanContext, q: PrefixQuery): PlanNode {

@@ -189,13 +189,21 @@ test('range on keyword and text fields compares terms', () => {
 
 test('exists', () => {
   const exists = (field: string): Query => ({ kind: 'exists', field });
-  assert.deepEqual(find(exists('status')), ['d0', 'd1', 'd2', 'd3', 'd4', 'd6', 'd8']);
-  assert.deepEqual(find(exists('took')), ['d0', 'd1', 'd3', 'd5', 'd7', 'd9']);
   assert.deepEqual(find(exists('user')), ['d3', 'd6', 'd7']);
+  assert.deepEqual(find(exists('_line')), ALL);
   assert.deepEqual(find(exists('_ts')), ALL);
   assert.deepEqual(find(exists('_id')), ALL);
   assert.deepEqual(find(exists('nosuchfield')), []);
   assert.deepEqual(find(exists('us*')), ['d3', 'd6', 'd7']);
+});
+
+test('exists on a field that is not a string field is a 400 (since 1.23.0)', () => {
+  const exists = (field: string): Query => ({ kind: 'exists', field });
+  for (const field of ['status', 'took', 'ok', 'at']) rejects(exists(field), 'query_shard_exception');
+  rejects(bool({ mustNot: [exists('status')] }), 'query_shard_exception');
+  // a pattern skips the fields it cannot apply to
+  assert.deepEqual(find(exists('t*')), find(exists('tag')));
+  assert.ok(find(exists('tag')).length > 0);
 });
 
 test('prefix on text (lowercased) and keyword fields', () => {
@@ -258,7 +266,7 @@ test('bool combines must, filter, should and must_not', () => {
   assert.deepEqual(find(bool({ must: [error], mustNot: [match('_line', 'timeout')] })), ['d6']);
   assert.deepEqual(find(bool({ filter: [term('host', 'web-2')], should: [match('_line', 'quick')] })), ['d1', 'd4', 'd8']);
   assert.deepEqual(find(bool({ should: [error, match('_line', 'fox')] })), ['d1', 'd2', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9']);
-  assert.deepEqual(find(bool({ mustNot: [{ kind: 'exists', field: 'status' }] })), ['d5', 'd7', 'd9']);
+  assert.deepEqual(find(bool({ mustNot: [{ kind: 'exists', field: 'user' }] })), ['d0', 'd1', 'd2', 'd4', 'd5', 'd8', 'd9']);
   assert.deepEqual(find(bool({})), ALL);
   assert.deepEqual(find(bool({ must: [{ kind: 'match_all' }], filter: [range('status', { gte: 500 })] })), ['d1', 'd2', 'd6']);
   assert.deepEqual(
