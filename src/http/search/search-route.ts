@@ -54,7 +54,13 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
   registerScrollRoutes(app, deps, scrolls, accessOf);
 }
 
-async function searchOnce(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext, scrolls: ScrollStore): Promise<string> {
+async function searchOnce(
+  request: SearchHttpRequest,
+  body: Record<string, unknown> | undefined,
+  deps: ApiDeps,
+  access: AccessContext,
+  scrolls: ScrollStore,
+): Promise<string> {
   const started = performance.now();
   const search = toSearchRequest(request.query, body, deps.config.queryTimeoutMs);
   const scope = resolveScope(deps.engine, access, request.params.index, request.query);
