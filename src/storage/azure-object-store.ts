@@ -109,7 +109,7 @@ export class AzureBlobObjectStore implements ObjectStore {
     const blob = this.container.getBlobClient(this.blobName(key));
     try {
       const response = await blob.download(0);
-      return await streamToBuffer(bodyOf(response.readableStreamBody), { name: 'get', key, expectedBytes: response.contentLength ?? 0 });
+      return await streamToBuffer(bodyOf(response.readableStreamBody), { name: 'get', key, expectedBytes: response.contentLength });
     } catch (err) {
       throw azureFailure('get', key, err);
     }
@@ -121,8 +121,8 @@ export class AzureBlobObjectStore implements ObjectStore {
     const blob = this.container.getBlobClient(this.blobName(key));
     try {
       const response = await blob.download(offset, length);
-      const got = response.contentLength ?? 0;
-      if (got < length) {
+      // a range running past the end comes back short rather than refused
+      if (response.contentLength !== undefined && response.contentLength < length) {
         response.readableStreamBody?.resume();
         throw new ObjectRangeError(key, offset, length, totalFromContentRange(response.contentRange));
       }
@@ -140,7 +140,7 @@ export class AzureBlobObjectStore implements ObjectStore {
       await streamToFile(bodyOf(response.readableStreamBody), filePath, {
         name: 'get_to_file',
         key,
-        expectedBytes: response.contentLength ?? 0,
+        expectedBytes: response.contentLength,
       });
     } catch (err) {
       throw azureFailure('get_to_file', key, err);

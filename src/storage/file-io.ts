@@ -40,7 +40,7 @@ export async function fsyncDirectory(dir: string): Promise<void> {
 export async function streamToFile(
   source: Readable,
   filePath: string,
-  op: { name: string; key: string; expectedBytes?: number },
+  op: { name: string; key: string; expectedBytes?: number | undefined },
 ): Promise<void> {
   await mkdir(dirname(filePath), { recursive: true });
   const temp = temporarySibling(filePath);
@@ -66,7 +66,7 @@ export async function streamToFile(
 }
 
 /** Collects a download stream; a stream shorter than `expectedBytes` is a transient error. */
-export async function streamToBuffer(source: Readable, op: { name: string; key: string; expectedBytes?: number }): Promise<Buffer> {
+export async function streamToBuffer(source: Readable, op: { name: string; key: string; expectedBytes?: number | undefined }): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of source) {

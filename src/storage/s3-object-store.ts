@@ -131,7 +131,7 @@ export class S3ObjectStore implements ObjectStore {
   async get(key: string): Promise<Buffer> {
     try {
       const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectName(key) }));
-      return await streamToBuffer(bodyOf(response), { name: 'get', key, expectedBytes: response.ContentLength ?? 0 });
+      return await streamToBuffer(bodyOf(response), { name: 'get', key, expectedBytes: response.ContentLength });
     } catch (err) {
       throw s3Failure('get', key, err);
     }
@@ -144,8 +144,8 @@ export class S3ObjectStore implements ObjectStore {
       const response = await this.client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: this.objectName(key), Range: `bytes=${offset}-${offset + length - 1}` }),
       );
-      const got = response.ContentLength ?? 0;
-      if (got < length) {
+      // a range running past the end comes back short rather than refused
+      if (response.ContentLength !== undefined && response.ContentLength < length) {
         bodyOf(response).resume();
         throw new ObjectRangeError(key, offset, length, totalFromContentRange(response.ContentRange));
       }
@@ -159,7 +159,7 @@ export class S3ObjectStore implements ObjectStore {
   async getToFile(key: string, filePath: string): Promise<void> {
     try {
       const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectName(key) }));
-      await streamToFile(bodyOf(response), filePath, { name: 'get_to_file', key, expectedBytes: response.ContentLength ?? 0 });
+      await streamToFile(bodyOf(response), filePath, { name: 'get_to_file', key, expectedBytes: response.ContentLength });
     } catch (err) {
       throw s3Failure('get_to_file', key, err);
     }
