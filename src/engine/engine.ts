@@ -49,6 +49,8 @@ export interface NewIndexInit {
   mappings?: unknown;
   /** explicit field types, declared in this order before any document arrives */
   fields?: ReadonlyArray<readonly [string, FieldType]>;
+  /** fields (from templates) left to dynamic typing when they cannot be declared; others are an error */
+  optionalFields?: ReadonlySet<string>;
 }
 
 /** Index templates as the engine sees them: what an index created on demand by a write starts with. */
@@ -239,7 +241,8 @@ export class Engine {
         name,
         uuid: randomUUID(),
         createdAtMs: Date.now(),
-        mappings: initialMappings(plan),
+        // a template field that cannot be declared is left to dynamic typing; a request's is an error
+        mappings: initialMappings(plan, onDemand),
         settings: plan.settings ?? {},
       };
       await this.opts.catalog.createIndex(record);
@@ -427,12 +430,18 @@ export class Engine {
   }
 }
 
-/** The persisted mapping a new index starts with: `fields` declared on top of `mappings`. */
-function initialMappings(init: NewIndexInit): unknown {
+/** The persisted mapping a new index starts with: `fields` declared on top of `mappings`; `lenient` skips any that conflict. */
+function initialMappings(init: NewIndexInit, lenient: boolean): unknown {
   if (!init.fields || init.fields.length === 0) return init.mappings ?? null;
   const mapping = init.mappings ? IndexMapping.fromJSON(init.mappings) : new IndexMapping();
   const update = mapping.update();
-  for (const [name, type] of init.fields) update.declare(name, type);
+  for (const [name, type] of init.fields) {
+    try {
+      update.declare(name, type);
+    } catch (err) {
+      if (!(lenient || init.optionalFields?.has(name)) || !(err instanceof SvcError)) throw err;
+    }
+  }
   update.commit();
   return mapping.toJSON();
 }

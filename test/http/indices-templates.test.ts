@@ -135,6 +135,19 @@ describe('index templates', () => {
     assert.deepEqual(Object.keys(aliases.body['logs-put']!.aliases).sort(), ['all-logs', 'logs-put-alias', 'put-alias']);
   });
 
+  it('a template field that cannot be declared is left to dynamic typing, not fatal to writes', async () => {
+    await put('odd-fields', { index_patterns: ['odd-*'], mappings: { properties: { _ts: { type: 'keyword' }, _id: { type: 'keyword' }, ok: { type: 'long' } } } });
+    const bulk = await bulkIndex(node.url, 'odd-1', [{ _line: 'still written', ok: 1 }]);
+    assert.equal((bulk.body as { errors: boolean }).errors, false);
+    const props = (await request<Mappings>(`${node.url}/odd-1/_mapping`)).body['odd-1']!.mappings.properties!;
+    assert.equal(props._ts!.type, 'date');
+    assert.equal(props.ok!.type, 'long');
+    assert.equal((await request(`${node.url}/odd-2`, { method: 'PUT' })).status, 200, 'PUT /{index} skips them too');
+    const own = await request<ErrorBody>(`${node.url}/odd-3`, { method: 'PUT', ...json({ mappings: { properties: { _ts: { type: 'keyword' } } } }) });
+    assert.equal(own.status, 400, "the request's own field is an error");
+    assert.equal(own.body.error.reason, 'mapper [_ts] cannot be changed from type [date] to [keyword]');
+  });
+
   it('a template added later does not change existing indexes', async () => {
     await bulkIndex(node.url, 'late-1', [{ v: 'x' }]);
     await put('late', { index_patterns: ['late-*'], mappings: { properties: { v: { type: 'long' } } } });

@@ -8,7 +8,7 @@ import { permittedIndices } from '../../auth/index.js';
 import { wildcardToRegExp } from '../../engine/index.js';
 import { accessOf } from '../auth-hook.js';
 import type { ApiDeps } from '../deps.js';
-import { stringParam } from '../query-params.js';
+import { boolParam, stringParam } from '../query-params.js';
 import { ES_VERSION } from '../routes/root.js';
 import { renderCat, type CatCell, type CatColumn } from './cat-table.js';
 import { nodeFigures, percent } from './node-info.js';
@@ -207,7 +207,7 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/_cat/nodes', async (request: IndicesRequest, reply: FastifyReply) => {
     const node = nodeFigures(deps.config, request.socket.localPort ?? deps.config.port);
     const row: Record<string, CatCell> = {
-      id: node.id.slice(0, 4),
+      id: boolParam(request.query, 'full_id') ? node.id : node.id.slice(0, 4),
       pid: node.pid,
       ip: node.ip,
       port: node.port,

@@ -101,7 +101,9 @@ async function createIndex(deps: ApiDeps, request: IndicesRequest): Promise<Reco
     assertNamedIndicesPermitted(access, 'write', [alias]);
   }
   const composed = composeIndex(name, templatesFor(name, await deps.metastore.templates.listTemplates()), given);
-  await deps.engine.createIndex(name, { settings: composed.settings, fields: composed.fields });
+  const requested = new Set(given.fields.map(([field]) => field));
+  const fromTemplates = new Set(composed.fields.map(([field]) => field).filter((field) => !requested.has(field)));
+  await deps.engine.createIndex(name, { settings: composed.settings, fields: composed.fields, optionalFields: fromTemplates });
   try {
     await addAliases(deps, name, composed.aliases);
   } catch (err) {
