@@ -204,6 +204,16 @@ describe('scroll over HTTP', () => {
     await clear({ scroll_id: first.body._scroll_id });
   });
 
+  it('answers aggregations with the first page only, as Elasticsearch does', async () => {
+    const first = await open('/sc/_search?scroll=1m', { size: 10, aggs: { kinds: { terms: { field: 'kind' } } } });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.ok('aggregations' in first.body);
+    const page = await next(first.body._scroll_id);
+    assert.equal(page.body.hits.hits.length, 10);
+    assert.ok(!('aggregations' in page.body));
+    await clear({ scroll_id: first.body._scroll_id });
+  });
+
   it('clears by body, by path, and _all, answering 404 when nothing was freed', async () => {
     const a = (await open('/sc/_search?scroll=1m&size=1')).body._scroll_id;
     const b = (await open('/sc/_search?scroll=1m&size=1')).body._scroll_id;

@@ -133,6 +133,8 @@ async function nextPage(
 
   const search: EsSearch = {
     ...context.search,
+    // as in Elasticsearch, aggregations come with the first page only
+    aggregations: undefined,
     restTotalHitsAsInt: opts.restTotalHitsAsInt,
     request: { ...context.search.request, searchAfter: context.after, deadlineMs: Date.now() + deps.config.queryTimeoutMs },
   };
