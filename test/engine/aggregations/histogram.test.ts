@@ -181,7 +181,7 @@ describe('date_histogram', () => {
     const rows = ROWS.filter((x) => x.status === 500);
     assert.deepEqual(pairs(r), countBy((x) => (x.status === 500 ? Math.floor(x.ts / (12 * HOUR)) * 12 * HOUR : undefined)));
     const first = h(r).buckets[0]!;
-    const inFirst = rows.filter((x) => x.ts < first.key + 12 * HOUR && x.bytes !== undefined);
+    const inFirst = rows.filter((x) => x.ts < (first.key as number) + 12 * HOUR && x.bytes !== undefined);
     const avg = first.subs[0] as StatsResult;
     assert.equal(avg.sum / avg.count, sum(inFirst.map((x) => x.bytes!)) / inFirst.length);
     const [byCount] = run(data.targets, [dateHistogram({ kind: 'calendar', unit: 'day' }, { order: [{ by: '_count', desc: false }] })]);
