@@ -390,8 +390,15 @@ export class Engine {
     return released;
   }
 
-  /** Deletes WAL files whose documents are all in committed segments. */
-  private async truncateWal(): Promise<void> {
+  private truncating: Promise<void> = Promise.resolve();
+
+  /** Deletes WAL files whose documents are all in committed segments; one truncation at a time. */
+  private truncateWal(): Promise<void> {
+    this.truncating = this.truncating.catch(() => undefined).then(() => this.truncateWalNow());
+    return this.truncating;
+  }
+
+  private async truncateWalNow(): Promise<void> {
     const current = await this.wal.rotate();
     let oldest = current;
     for (const shard of this.shards.values()) {

@@ -349,9 +349,8 @@ describe('scroll over 25,000 documents while writes continue', () => {
     };
 
     const a = await drain(byDefault.body, async (page) => {
-      // moves memtables into segment files under the scroll; a failure here is the engine's
-      // concurrent-flush race (see the todo test below), not the scroll's business
-      if (page === 5 || page === 15) await node.engine.flush(['big']).catch(() => undefined);
+      // moves memtables into segment files under the scroll
+      if (page === 5 || page === 15) await node.engine.flush(['big']);
     });
     const b = await drain(byKind.body, async () => undefined);
     writing = false;
@@ -421,10 +420,9 @@ describe('scroll ownership with access control on', () => {
   });
 });
 
-describe('engine issues found while testing scrolls', () => {
+describe('concurrent flushes', () => {
   it(
-    'concurrent flushes of two indexes both succeed',
-    { todo: 'engine: concurrent truncateWal calls race in Wal.removeFilesBefore (ENOENT on unlink); see the search API report' },
+    'of two indexes both succeed',
     async () => {
       for (let round = 0; round < 4; round++) {
         const node = await startTestNode();

@@ -161,8 +161,13 @@ export class Wal {
     let removed = 0;
     for (const s of await listSeqs(this.dir)) {
       if (s >= seq || s === this.file?.seq || s === this.creatingSeq) continue;
-      await unlink(join(this.dir, walFileName(s)));
-      removed++;
+      try {
+        await unlink(join(this.dir, walFileName(s)));
+        removed++;
+      } catch (err) {
+        // removed by an overlapping call meanwhile: the goal is reached
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
     }
     if (removed > 0) await this.syncDir();
   }
