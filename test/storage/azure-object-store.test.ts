@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ContainerClient } from '@azure/storage-blob';
 import { ObjectNotFoundError } from '../../src/common/errors.js';
 import { AzureBlobObjectStore, ObjectStoreConfigError, openObjectStore, type ObjectStore } from '../../src/storage/index.js';
 import { azuriteUnavailable, startAzurite, type AzuriteServer } from '../support/azurite.js';
@@ -41,6 +46,34 @@ describe('azure blob storage through azurite', { skip: unavailable }, () => {
     assert.deepEqual(await whole.list(''), [{ key: 'tenant/one/segments/1.seg', sizeBytes: 1 }]);
     assert.deepEqual(await prefixed.list(''), [{ key: 'segments/1.seg', sizeBytes: 1 }]);
     assert.equal(prefixed.uri, `${azurite.blobEndpoint}/${container}/tenant/one`);
+  });
+
+  it('uploads a large file as staged blocks and a small one in a single request', async () => {
+    const container = await azurite.createContainer();
+    const url = azurite.sasUrl(container);
+    const store = new AzureBlobObjectStore(url, { singleShotBytes: 2 * MiB, blockSizeBytes: 1 * MiB });
+    const dir = mkdtempSync(join(tmpdir(), 'svc-azure-blocks-'));
+    try {
+      const large = join(dir, 'large');
+      const content = randomBytes(2 * MiB + 100);
+      writeFileSync(large, content);
+      await store.put('large', { filePath: large });
+      const small = join(dir, 'small');
+      writeFileSync(small, randomBytes(MiB));
+      await store.put('small', { filePath: small });
+
+      const client = new ContainerClient(url);
+      const blocks = await client.getBlockBlobClient('large').getBlockList('committed');
+      assert.deepEqual(
+        blocks.committedBlocks?.map((b) => b.size),
+        [MiB, MiB, 100],
+      );
+      assert.deepEqual(await store.get('large'), content);
+      const single = await client.getBlockBlobClient('small').getBlockList('committed');
+      assert.equal(single.committedBlocks?.length ?? 0, 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('pages through listings', async () => {

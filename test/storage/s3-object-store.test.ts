@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { S3Client } from '@aws-sdk/client-s3';
 import { ObjectNotFoundError } from '../../src/common/errors.js';
 import { ObjectStoreConfigError, openObjectStore, S3ObjectStore, type ObjectStore } from '../../src/storage/index.js';
 import { s3Unavailable, S3RVER_CREDENTIALS, startS3, type S3Server } from '../support/s3.js';
@@ -46,6 +51,50 @@ describe('s3 through s3rver', { skip: s3Unavailable() }, () => {
     await prefixed.put('segments/1.seg', Buffer.from('x'));
     assert.deepEqual(await whole.list(''), [{ key: 'tenant/one/segments/1.seg', sizeBytes: 1 }]);
     assert.deepEqual(await prefixed.list(''), [{ key: 'segments/1.seg', sizeBytes: 1 }]);
+  });
+
+  it('uploads a large file as a multipart upload and a small one in a single request', async () => {
+    const bucket = await s3.createBucket();
+    const store = track(
+      new S3ObjectStore({
+        bucket,
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        credentials: S3RVER_CREDENTIALS,
+        multipartThresholdBytes: 6 * MiB,
+        partSizeBytes: 5 * MiB,
+      }),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'svc-s3-parts-'));
+    // the commands the store sends, seen through the SDK's one entry point
+    const sent: string[] = [];
+    const send = S3Client.prototype.send;
+    S3Client.prototype.send = function (this: S3Client, ...args: Parameters<S3Client['send']>) {
+      sent.push(args[0].constructor.name);
+      return send.apply(this, args);
+    } as S3Client['send'];
+    try {
+      const large = join(dir, 'large');
+      const content = randomBytes(11 * MiB);
+      writeFileSync(large, content);
+      await store.put('large', { filePath: large });
+      assert.deepEqual(sent, [
+        'CreateMultipartUploadCommand',
+        'UploadPartCommand',
+        'UploadPartCommand',
+        'UploadPartCommand',
+        'CompleteMultipartUploadCommand',
+      ]);
+      sent.length = 0;
+      const small = join(dir, 'small');
+      writeFileSync(small, randomBytes(MiB));
+      await store.put('small', { filePath: small });
+      assert.deepEqual(sent, ['PutObjectCommand']);
+    } finally {
+      S3Client.prototype.send = send;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.equal((await store.head('large'))?.sizeBytes, 11 * MiB);
   });
 
   it('pages through listings with continuation tokens', async () => {
