@@ -128,7 +128,8 @@ function renderOne(view: AggView, r: AggResult, typedKeys: boolean): { [key: str
         const from = b.from === undefined ? undefined : text(b.from);
         const to = b.to === undefined ? undefined : text(b.to);
         const key = b.key ?? `${from?.key ?? '*'}-${to?.key ?? '*'}`;
-        const body: { [k: string]: Value } = { key };
+        // keyed buckets carry their key as the property name only
+        const body: { [k: string]: Value } = view.keyed ? {} : { key };
         if (b.from !== undefined) {
           body.from = b.from;
           if (from!.s !== undefined) body.from_as_string = from!.s;
