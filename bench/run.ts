@@ -115,6 +115,7 @@ async function flushIndex(client: HttpClient, index: string): Promise<BenchResul
 async function runBenchmark(o: RunOptions): Promise<boolean> {
   const root = repoRoot();
   const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg();
   const phases: PhaseWindow[] = [];
   const phase = (name: string) => {
     const now = monotonicMicros();
@@ -217,6 +218,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
         cpuModel: os.cpus()[0]?.model ?? 'unknown',
         totalMemoryBytes: os.totalmem(),
         gitCommit: gitCommit(root),
+        loadAverageAtStart,
       },
       options: { ...o },
       corpus: {

@@ -33,6 +33,21 @@ export function processCpuSeconds(pid: number): number | undefined {
   return (utime + stime) / clockTicks();
 }
 
+/** CPU seconds all processes of the machine have used (busy time summed over CPUs) */
+export function machineBusySeconds(): number | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return undefined;
+  }
+  // cpu  user nice system idle iowait irq softirq steal ...
+  const fields = text.slice(0, text.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number);
+  if (fields.length < 8 || fields.some((f) => !Number.isFinite(f))) return undefined;
+  const [user, nice, system, , , irq, softirq] = fields as [number, number, number, number, number, number, number];
+  return (user + nice + system + irq + softirq) / clockTicks();
+}
+
 /** CPU seconds of this process */
 export function ownCpuSeconds(): number {
   const u = process.cpuUsage();
@@ -42,6 +57,7 @@ export function ownCpuSeconds(): number {
 /** Measures the CPU two processes use over a phase. */
 export class CpuMeter {
   private serverStart: number | undefined;
+  private machineStart: number | undefined;
   private clientStart = 0;
   private wallStart = 0;
 
@@ -49,6 +65,7 @@ export class CpuMeter {
 
   begin(): void {
     this.serverStart = processCpuSeconds(this.pid);
+    this.machineStart = machineBusySeconds();
     this.clientStart = ownCpuSeconds();
     this.wallStart = performance.now();
   }
@@ -59,12 +76,16 @@ export class CpuMeter {
     const serverEnd = processCpuSeconds(this.pid);
     const server = serverEnd !== undefined && this.serverStart !== undefined ? serverEnd - this.serverStart : null;
     const client = ownCpuSeconds() - this.clientStart;
+    const machineEnd = machineBusySeconds();
+    const machine = machineEnd !== undefined && this.machineStart !== undefined ? machineEnd - this.machineStart : null;
+    const others = machine === null || server === null ? null : Math.max(0, machine - server - client);
     return {
       wallSeconds: wallSec,
       serverCpuSeconds: server,
       serverCores: server === null ? null : server / wallSec,
       clientCpuSeconds: client,
       clientCores: client / wallSec,
+      otherProcessesCores: others === null ? null : others / wallSec,
     };
   }
 }
@@ -75,4 +96,6 @@ export interface PhaseCpu {
   serverCores: number | null;
   clientCpuSeconds: number;
   clientCores: number;
+  /** what every other process of the machine used meanwhile: competition for the CPU */
+  otherProcessesCores: number | null;
 }

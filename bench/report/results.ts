@@ -7,7 +7,7 @@ import type { TargetCheck } from './targets.js';
 
 export interface BenchResults {
   startedAt: string;
-  environment: { node: string; platform: string; cpus: number; cpuModel: string; totalMemoryBytes: number; gitCommit: string | null };
+  environment: { node: string; platform: string; cpus: number; cpuModel: string; totalMemoryBytes: number; gitCommit: string | null; loadAverageAtStart: number[] };
   options: Record<string, unknown>;
   corpus: {
     docs: number;

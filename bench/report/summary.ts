@@ -3,6 +3,8 @@ import type { BenchResults } from './results.js';
 import { renderTable } from './table.js';
 
 const MiB = 1024 * 1024;
+/** other processes using more than this many cores make a run's figures doubtful */
+export const COMPETITION_CORES = 0.25;
 
 export function renderSummary(r: BenchResults): string {
   const out: string[] = [];
@@ -22,7 +24,8 @@ export function renderSummary(r: BenchResults): string {
     new Set([1, 2, 3]),
   ));
   out.push(`bulk requests: ${ing.requests}, median ${n(ing.requestMs.median, 1)} ms, p90 ${n(ing.requestMs.p90, 1)} ms, max ${n(ing.requestMs.max, 1)} ms; retries ${ing.retries}; failed items ${ing.failedItems}${ing.firstFailure ? ` (${ing.firstFailure})` : ''}`);
-  out.push(`CPU during ingest: service ${cores(ing.cpu.serverCores)} cores (${n(ing.cpu.serverCpuSeconds ?? NaN, 1)} s), benchmark client ${cores(ing.cpu.clientCores)} cores`);
+  out.push(`CPU during ingest: service ${cores(ing.cpu.serverCores)} cores (${n(ing.cpu.serverCpuSeconds ?? NaN, 1)} s), benchmark client ${cores(ing.cpu.clientCores)}, other processes ${cores(ing.cpu.otherProcessesCores)} (of ${r.environment.cpus})`);
+  if ((ing.cpu.otherProcessesCores ?? 0) > COMPETITION_CORES) out.push(`WARNING: other processes used ${cores(ing.cpu.otherProcessesCores)} cores during ingest; the service got less CPU than the machine has, and its figures understate it`);
   out.push(`visible after ingest: ${ing.visibleDocs === null ? 'unknown' : n(ing.visibleDocs)} docs${ing.visibleAfterMs !== null ? ` (after ${n(ing.visibleAfterMs)} ms)` : ''}; flush: ${!r.flush.available ? `no endpoint (status ${r.flush.status ?? 'n/a'})` : r.flush.error ? `FAILED after ${n(r.flush.ms ?? 0)} ms with status ${r.flush.status}` : `${n(r.flush.ms ?? 0)} ms`}`);
   out.push(`before the queries: ${r.settle.settled ? 'settled' : 'NOT settled'} after ${n(r.settle.waitedMs / 1000, 1)} s (${r.settle.reason}; WAL ${mib(r.settle.walBytesAtEnd)})`);
   out.push('');
@@ -38,7 +41,8 @@ export function renderSummary(r: BenchResults): string {
     ]),
     new Set([1, 2, 3, 4]),
   ));
-  out.push(`CPU during queries: service ${cores(r.queriesCpu.serverCores)} cores, benchmark client ${cores(r.queriesCpu.clientCores)} cores over ${n(r.queriesCpu.wallSeconds, 1)} s`);
+  out.push(`CPU during queries: service ${cores(r.queriesCpu.serverCores)} cores, benchmark client ${cores(r.queriesCpu.clientCores)}, other processes ${cores(r.queriesCpu.otherProcessesCores)} over ${n(r.queriesCpu.wallSeconds, 1)} s`);
+  if ((r.queriesCpu.otherProcessesCores ?? 0) > COMPETITION_CORES) out.push(`WARNING: other processes used ${cores(r.queriesCpu.otherProcessesCores)} cores during the queries`);
   out.push('');
   const m = r.memory;
   out.push(`memory: peak RSS ${mib(m.peakRssBytes)} (VmHWM ${mib(m.highWaterMarkBytes)}, sampled ${mib(m.peakSampledRssBytes)}); after ingest ${mib(m.rssAfterIngestBytes)}, after queries ${mib(m.rssAfterQueriesBytes)}`);
