@@ -2,7 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bulkIndex, request, startTestNode, type TestNode } from '../support/node.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, unknown>;
+
+/** The value at a path of property names and indexes in a parsed response. */
+const at = (v: unknown, ...path: Array<string | number>): unknown => path.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], v);
+const atNum = (v: unknown, ...path: Array<string | number>): number => at(v, ...path) as number;
 
 const T0 = Date.UTC(2024, 0, 1);
 const QUARTER = 15 * 60_000;
@@ -90,14 +94,14 @@ describe('aggregations over HTTP', () => {
     const xs = DOCS.map((d) => d.status);
     const mean = sum(xs) / xs.length;
     const variance = sum(xs.map((x) => (x - mean) ** 2)) / xs.length;
-    const e = a.e as Json;
-    assert.equal(e.count, 40);
-    assert.equal(e.sum_of_squares, sum(xs.map((x) => x * x)));
-    assert.ok(Math.abs(e.variance - variance) < 1e-6);
-    assert.ok(Math.abs(e.variance_sampling - (variance * 40) / 39) < 1e-6);
-    assert.ok(Math.abs(e.std_deviation - Math.sqrt(variance)) < 1e-9);
-    assert.ok(Math.abs(e.std_deviation_bounds.upper - (mean + Math.sqrt(variance))) < 1e-9);
-    assert.deepEqual(Object.keys(e.std_deviation_bounds), ['upper', 'lower', 'upper_population', 'lower_population', 'upper_sampling', 'lower_sampling']);
+    const e = a.e;
+    assert.equal(atNum(e, 'count'), 40);
+    assert.equal(atNum(e, 'sum_of_squares'), sum(xs.map((x) => x * x)));
+    assert.ok(Math.abs(atNum(e, 'variance') - variance) < 1e-6);
+    assert.ok(Math.abs(atNum(e, 'variance_sampling') - (variance * 40) / 39) < 1e-6);
+    assert.ok(Math.abs(atNum(e, 'std_deviation') - Math.sqrt(variance)) < 1e-9);
+    assert.ok(Math.abs(atNum(e, 'std_deviation_bounds', 'upper') - (mean + Math.sqrt(variance))) < 1e-9);
+    assert.deepEqual(Object.keys(at(e, 'std_deviation_bounds') as Json), ['upper', 'lower', 'upper_population', 'lower_population', 'upper_sampling', 'lower_sampling']);
   });
 
   it('percentiles: keyed by Java-style percent names, or as a list; strings accepted as percents', async () => {
@@ -115,7 +119,7 @@ describe('aggregations over HTTP', () => {
     };
     assert.deepEqual(a.p, { values: { '50.0': q(0.5), '95.0': q(0.95) } });
     assert.deepEqual(a.l, { values: [{ key: 50, value: q(0.5) }] });
-    assert.deepEqual(Object.keys(a.d.values), ['1.0', '5.0', '25.0', '50.0', '75.0', '95.0', '99.0']);
+    assert.deepEqual(Object.keys(at(a, 'd', 'values') as Json), ['1.0', '5.0', '25.0', '50.0', '75.0', '95.0', '99.0']);
   });
 
   it('terms: counts, error bounds, other docs, key_as_string for dates and booleans', async () => {
@@ -136,17 +140,17 @@ describe('aggregations over HTTP', () => {
         { key: 'beta', doc_count: 13 },
       ],
     });
-    assert.deepEqual(a.status.buckets, [
+    assert.deepEqual(at(a, 'status', 'buckets'), [
       { key: 200, doc_count: 20 },
       { key: 404, doc_count: 10 },
       { key: 500, doc_count: 10 },
     ]);
-    assert.deepEqual(a.ok.buckets, [
+    assert.deepEqual(at(a, 'ok', 'buckets'), [
       { key: 0, key_as_string: 'false', doc_count: 20 },
       { key: 1, key_as_string: 'true', doc_count: 20 },
     ]);
-    assert.deepEqual(a.ts.buckets, [{ key: T0, key_as_string: '2024-01-01T00:00:00.000Z', doc_count: 1 }]);
-    assert.deepEqual(a.kw.buckets, [{ key: 'gamma', doc_count: 13 }]);
+    assert.deepEqual(at(a, 'ts', 'buckets'), [{ key: T0, key_as_string: '2024-01-01T00:00:00.000Z', doc_count: 1 }]);
+    assert.deepEqual(at(a, 'kw', 'buckets'), [{ key: 'gamma', doc_count: 13 }]);
   });
 
   it('typed_keys names every aggregation by its result type', async () => {
@@ -182,9 +186,9 @@ describe('aggregations over HTTP', () => {
       'tdigest_percentiles#p', 'top_hits#th', 'sterms#ts', 'histogram#h', 'date_histogram#dh', 'range#r', 'date_range#dr',
       'filter#f', 'filters#fs', 'missing#m',
     ]);
-    const host = a['sterms#ts'].buckets[0];
+    const host = at(a, 'sterms#ts', 'buckets', 0) as Json;
     assert.ok('lterms#inner' in host);
-    assert.ok('dterms#d' in host['lterms#inner'].buckets[0]);
+    assert.ok('dterms#d' in (at(host, 'lterms#inner', 'buckets', 0) as Json));
   });
 
   it('date_histogram: key_as_string, time zones, formats, keyed, min_doc_count', async () => {
@@ -196,21 +200,21 @@ describe('aggregations over HTTP', () => {
         keyed: { date_histogram: { field: '_ts', interval: '5h', keyed: true, format: 'epoch_millis' } },
       },
     });
-    assert.deepEqual(a.utc.buckets, [0, 1, 2, 3].map((k) => ({
+    assert.deepEqual(at(a, 'utc', 'buckets'), [0, 1, 2, 3].map((k) => ({
       key_as_string: new Date(T0 + k * 3 * 3_600_000).toISOString(),
       key: T0 + k * 3 * 3_600_000,
       doc_count: k < 3 ? 12 : 4,
     })));
-    assert.deepEqual(a.paris.buckets, [{ key_as_string: '2024-01-01T00:00:00.000+01:00', key: T0 - 3_600_000, doc_count: 40 }]);
+    assert.deepEqual(at(a, 'paris', 'buckets'), [{ key_as_string: '2024-01-01T00:00:00.000+01:00', key: T0 - 3_600_000, doc_count: 40 }]);
     assert.deepEqual(
-      a.offset.buckets.map((b: Json) => [b.key_as_string, b.doc_count]),
+      (at(a, 'offset', 'buckets') as Json[]).map((b) => [b.key_as_string, b.doc_count]),
       [['2024-01-01 00:00', 8], ['2024-01-01 03:00', 12], ['2024-01-01 06:00', 12], ['2024-01-01 09:00', 8]],
     );
     // fixed intervals start at multiples of the interval since the epoch: T0 is 2h into one
     const k0 = T0 - 2 * 3_600_000;
     const keyed: Json = {};
     for (const [k, n] of [[k0, 12], [k0 + 5 * 3_600_000, 20], [k0 + 10 * 3_600_000, 8]] as const) keyed[String(k)] = { key_as_string: String(k), key: k, doc_count: n };
-    assert.deepEqual(a.keyed.buckets, keyed);
+    assert.deepEqual(at(a, 'keyed', 'buckets'), keyed);
   });
 
   it('histogram and range keys print doubles as Elasticsearch does', async () => {
@@ -222,14 +226,14 @@ describe('aggregations over HTTP', () => {
         dr: { date_range: { field: '_ts', format: 'yyyy-MM-dd HH:mm', ranges: [{ to: '2024-01-01 05:00' }, { from: '2024-01-01 05:00' }] } },
       },
     });
-    assert.deepEqual(a.h.buckets, { '0.0': { key: 0, doc_count: 20 }, '20.0': { key: 20, doc_count: 20 } });
-    assert.deepEqual(a.r.buckets, [
+    assert.deepEqual(at(a, 'h', 'buckets'), { '0.0': { key: 0, doc_count: 20 }, '20.0': { key: 20, doc_count: 20 } });
+    assert.deepEqual(at(a, 'r', 'buckets'), [
       { key: '*-10.0', to: 10, doc_count: 10 },
       { key: '10.0-20.5', from: 10, to: 20.5, doc_count: 11 },
       { key: 'top', from: 20.5, doc_count: 19 },
     ]);
-    assert.deepEqual(a.rk.buckets, { '*-10.0': { to: 10, doc_count: 10 } });
-    assert.deepEqual(a.dr.buckets, [
+    assert.deepEqual(at(a, 'rk', 'buckets'), { '*-10.0': { to: 10, doc_count: 10 } });
+    assert.deepEqual(at(a, 'dr', 'buckets'), [
       { key: '*-2024-01-01 05:00', to: T0 + 5 * 3_600_000, to_as_string: '2024-01-01 05:00', doc_count: 20 },
       { key: '2024-01-01 05:00-*', from: T0 + 5 * 3_600_000, from_as_string: '2024-01-01 05:00', doc_count: 20 },
     ]);
@@ -245,8 +249,8 @@ describe('aggregations over HTTP', () => {
       },
     });
     assert.deepEqual(a.f, { meta: { panel: 7 }, doc_count: 20, t: { value: 39.25 } });
-    assert.deepEqual(a.fs.buckets, { errors: { doc_count: 10 }, slow: { doc_count: 20 }, rest: { doc_count: 20 } });
-    assert.deepEqual(a.anon.buckets, [{ doc_count: 14 }, { doc_count: 13 }]);
+    assert.deepEqual(at(a, 'fs', 'buckets'), { errors: { doc_count: 10 }, slow: { doc_count: 20 }, rest: { doc_count: 20 } });
+    assert.deepEqual(at(a, 'anon', 'buckets'), [{ doc_count: 14 }, { doc_count: 13 }]);
     assert.deepEqual(a.m, { doc_count: 8 });
   });
 
@@ -259,10 +263,10 @@ describe('aggregations over HTTP', () => {
         },
       },
     });
-    const hits = a.by.buckets[0].last.hits;
-    assert.deepEqual(hits.total, { value: 14, relation: 'eq' });
+    const hits = at(a, 'by', 'buckets', 0, 'last', 'hits');
+    assert.deepEqual(at(hits, 'total'), { value: 14, relation: 'eq' });
     assert.deepEqual(
-      hits.hits.map((h: Json) => [h._index, h._source, h.sort]),
+      (at(hits, 'hits') as Json[]).map((h) => [h._index, h._source, h.sort]),
       [
         ['web-b', { i: 39, host: 'alpha' }, [39.25]],
         ['web-b', { i: 36, host: 'alpha' }, [36.25]],
@@ -272,8 +276,8 @@ describe('aggregations over HTTP', () => {
 
   it('aggregations see only what the query matches', async () => {
     const res = await search({ size: 1, query: { term: { host: 'beta' } }, aggs: { s: { sum: { field: 'took' } } } });
-    assert.equal(res.body.hits.total.value, 13);
-    assert.equal(res.body.hits.hits.length, 1);
+    assert.equal(atNum(res.body, 'hits', 'total', 'value'), 13);
+    assert.equal((at(res.body, 'hits', 'hits') as Json[]).length, 1);
     assert.deepEqual(res.body.aggregations, { s: { value: sum(DOCS.filter((d) => d.host === 'beta').map((d) => d.took)) } });
   });
 
@@ -313,8 +317,8 @@ describe('aggregations over HTTP', () => {
     for (const [body, status, type, reason] of cases) {
       const res = await search({ size: 0, aggs: body });
       assert.equal(res.status, status, JSON.stringify(body));
-      assert.equal(res.body.error.type, type, JSON.stringify(res.body));
-      assert.match(res.body.error.reason, reason);
+      assert.equal(at(res.body, 'error', 'type'), type, JSON.stringify(res.body));
+      assert.match(at(res.body, 'error', 'reason') as string, reason);
     }
   });
 
@@ -322,11 +326,11 @@ describe('aggregations over HTTP', () => {
     for (const q of [{ exists: { field: 'status' } }, { exists: { field: 'ok' } }]) {
       const res = await search({ query: q });
       assert.equal(res.status, 400);
-      assert.equal(res.body.error.type, 'query_shard_exception');
-      assert.match(res.body.error.reason, /string fields/);
+      assert.equal(at(res.body, 'error', 'type'), 'query_shard_exception');
+      assert.match(at(res.body, 'error', 'reason') as string, /string fields/);
     }
     assert.equal((await request<Json>(`${node.url}/web-*/_search?q=_exists_:took`)).status, 400);
-    assert.equal((await search({ query: { exists: { field: 'level' } } })).body.hits.total.value, 32);
-    assert.equal((await search({ query: { exists: { field: '_ts' } } })).body.hits.total.value, 40);
+    assert.equal(atNum((await search({ query: { exists: { field: 'level' } } })).body, 'hits', 'total', 'value'), 32);
+    assert.equal(atNum((await search({ query: { exists: { field: '_ts' } } })).body, 'hits', 'total', 'value'), 40);
   });
 });
