@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
-import type { Engine } from '../engine/index.js';
+import type { Engine, QueryPool } from '../engine/index.js';
 import type { RbacService } from '../auth/index.js';
 import type { Metastore } from '../metastore/index.js';
 
@@ -23,4 +23,6 @@ export interface ApiDeps {
   rbac: RbacService;
   /** the catalog: index settings, aliases and templates */
   metastore: Metastore;
+  /** the query threads (SVC_QUERY_THREADS) */
+  queryPool: QueryPool;
 }

@@ -4,7 +4,7 @@
  * measured: summaries report quantiles, which a sample estimates well, and tokenizing every
  * `_line` a second time would cost ingest throughput.
  */
-import { tokenize, type CompactionEvents, type IndexedDocument } from '../engine/index.js';
+import { tokenize, type CompactionEvents, type IndexedDocument, type QueryPoolEvents } from '../engine/index.js';
 import type { Metrics } from '../observability/index.js';
 
 const SAMPLE_EVERY = 16;
@@ -41,5 +41,15 @@ export function compactionMetrics(metrics: Metrics): CompactionEvents {
       if (ok) metrics.deleteFileSuccessCount.inc();
       else metrics.deleteFileErrorCount.inc();
     },
+  };
+}
+
+/** svc_query_queued_total and svc_query_queue_duration_ns for the query threads. */
+export function queryPoolMetrics(metrics: Metrics): QueryPoolEvents {
+  return {
+    queued: () => metrics.queryQueuedTotal.inc(),
+    started: (queueDurationNs) => metrics.queryQueueDurationNs.observe(queueDurationNs),
+    finished: () => undefined,
+    panicked: () => metrics.queryTasksPanickedTotal.inc(),
   };
 }

@@ -8,13 +8,13 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.js';
 import { createLogger, Metrics, type Logger } from '../observability/index.js';
-import { Engine } from '../engine/index.js';
+import { Engine, QueryPool } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, type Lifecycle } from '../http/index.js';
 import { connectIndexCatalog } from '../http/indices/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
-import { compactionMetrics, documentMetricsRecorder } from './engine-metrics.js';
+import { compactionMetrics, documentMetricsRecorder, queryPoolMetrics } from './engine-metrics.js';
 import { RbacService, createAuditLog } from '../auth/index.js';
 
 export interface RunningNode {
@@ -51,10 +51,12 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     compactionEvents: compactionMetrics(metrics),
   });
   await connectIndexCatalog({ engine, metastore, logger });
+  metrics.watchIndexBytes(() => engine.indexBytes());
+  const queryPool = new QueryPool({ threads: config.queryThreads, logger, events: queryPoolMetrics(metrics) });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
   const rbac = new RbacService(metastore.rbac, { audit: createAuditLog(logger) });
-  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac, metastore });
+  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac, metastore, queryPool });
   let inFlight = 0;
   const counted = new WeakSet<object>();
   app.addHook('onRequest', async (request) => {
@@ -86,6 +88,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
         logger.error({ err }, 'engine did not close cleanly; the write-ahead log keeps every acknowledged document');
       }
       await app.close();
+      await queryPool.close();
       await metastore.close();
       logger.info('svc stopped');
     })();

@@ -3,7 +3,7 @@
  * into the engine's SearchRequest (Query DSL or `q=`, one AST), run over the readable indexes'
  * segments, and rendered back in the Elasticsearch 7.10 response shape.
  */
-export { registerSearchRoutes, measured } from './search-route.js';
+export { registerSearchRoutes } from './search-route.js';
 export { toSearchRequest, MAX_RESULT_WINDOW, MAX_KEEP_ALIVE_MS } from './search-request.js';
 export type { EsSearch } from './search-request.js';
 export { ScrollStore } from './scroll/index.js';

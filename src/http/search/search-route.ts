@@ -18,7 +18,6 @@ import { toSearchRequest } from './search-request.js';
 import { renderSearchResponse } from './search-response.js';
 import { checkAgainstMappings, fieldTypesOf, resolveScope, runSearch } from './search-scope.js';
 
-export { measured } from './search-scope.js';
 
 interface IndexParams {
   index?: string;

@@ -3,8 +3,8 @@
  * indexes before running it: the readable indexes of the request, their segments, and the field
  * types used to render `fields` and to refuse sorts on fields no index maps.
  */
-import { BadRequestError } from '../../common/index.js';
-import { executeSearch, type Engine, type SearchResult, type SearchTarget } from '../../engine/index.js';
+import { BadRequestError, SvcError } from '../../common/index.js';
+import type { Engine, SearchResult, SearchTarget } from '../../engine/index.js';
 import type { AccessContext } from '../../auth/index.js';
 import type { ApiDeps } from '../deps.js';
 import { parseSearchAggregations, runSearchAggregations } from '../aggregations/index.js';
@@ -52,29 +52,23 @@ export function checkAgainstMappings(search: EsSearch, indices: readonly string[
   }
 }
 
-/** Runs one query task with the query metrics around it. */
-export function measured<T>(deps: ApiDeps, task: () => T): T {
+/**
+ * The one place every search of this folder runs (`_search`, `_count`, msearch items, scroll
+ * pages): segment files on the query threads, memtables and aggregations here, with the query
+ * metrics around it.
+ */
+export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): Promise<SearchResult & { aggregationsJson?: string }> {
   const m = deps.metrics;
   m.queryTasksTotal.inc();
   m.queryTasksCurrentCount.inc();
   try {
-    return task();
+    const aggregations = parseSearchAggregations(search);
+    const result = await deps.queryPool.search(targets, search.request);
+    return aggregations === undefined ? result : { ...result, aggregationsJson: runSearchAggregations(deps, targets, search, aggregations) };
   } catch (err) {
-    if (!(err instanceof Error && 'status' in err)) m.queryTasksPanickedTotal.inc();
+    if (!(err instanceof SvcError)) m.queryTasksPanickedTotal.inc();
     throw err;
   } finally {
     m.queryTasksCurrentCount.dec();
   }
-}
-
-/**
- * The one place every search of this folder runs (`_search`, `_count`, msearch items, scroll
- * pages): asynchronous so that it can move to the query threads without touching callers.
- */
-export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): Promise<SearchResult & { aggregationsJson?: string }> {
-  return measured(deps, () => {
-    const result = executeSearch(targets, search.request);
-    const aggregations = parseSearchAggregations(search);
-    return aggregations === undefined ? result : { ...result, aggregationsJson: runSearchAggregations(deps, targets, search, aggregations) };
-  });
 }
