@@ -40,6 +40,7 @@ export interface Config {
   maxBuckets: number;
   shutdownTimeoutMs: number;
   metastoreUrl: string;
+  objectStore: string;
   storageMaxPendingBytes: number;
   rbac: RbacConfig;
 }
@@ -80,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     maxBuckets: s.SVC_MAX_BUCKETS,
     shutdownTimeoutMs: Math.round(s.SVC_SHUTDOWN_TIMEOUT_SECONDS * 1000),
     metastoreUrl: s.SVC_METASTORE_URL,
+    objectStore: s.SVC_OBJECT_STORE,
     storageMaxPendingBytes: s.SVC_STORAGE_MAX_PENDING_BYTES,
     rbac: rbacConfig(s),
   };

@@ -35,6 +35,8 @@ export const envSchema = z.object({
   SVC_MAX_BUCKETS: positiveInt.default(65535),
   SVC_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
 
+  /** where segment files live: empty = <data dir>/objects, a path, an Azure container SAS URL, or s3://bucket/prefix?... */
+  SVC_OBJECT_STORE: z.string().default(''),
   /** PostgreSQL URL for the metastore; empty means the embedded SQLite file in the data dir */
   SVC_METASTORE_URL: z.string().default(''),
   /** treasurer: bytes written but not yet in the object store before bulk writes get 429 */

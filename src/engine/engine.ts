@@ -14,7 +14,7 @@ import { openSegment } from './segment/index.js';
 import { decodeWalBatch, encodeWalBatch, type WalDocument } from './ingest/wal-record.js';
 import { IndexShard, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
-import type { EngineCatalog, IndexRecord } from './catalog/index.js';
+import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
 import type { FieldType } from './segment-reader.js';
 import { IndexMapping } from './mapping/index.js';
@@ -22,6 +22,8 @@ import { IndexMapping } from './mapping/index.js';
 export interface EngineOptions {
   dataDir: string;
   catalog: EngineCatalog;
+  /** the object store holding segment files durably */
+  segmentStore: SegmentStore;
   logger: Logger;
   memtableMaxBytes: number;
   memtableMaxAgeMs: number;
@@ -85,7 +87,7 @@ export class Engine {
     private readonly opts: EngineOptions,
     private readonly wal: Wal,
   ) {
-    this.compactor = new Compactor(opts.dataDir, opts.catalog, opts.logger, opts.compactionEvents, opts.mergePolicy);
+    this.compactor = new Compactor(opts.dataDir, opts.catalog, opts.segmentStore, opts.logger, opts.compactionEvents, opts.mergePolicy);
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
@@ -103,11 +105,14 @@ export class Engine {
     for (const record of await this.opts.catalog.listIndexes()) {
       const segments: OpenSegment[] = [];
       for (const seg of await this.opts.catalog.listSegments(record.name)) {
-        const reader = openSegment(path.join(this.opts.dataDir, seg.path), seg.id);
+        const localPath = path.join(this.opts.dataDir, seg.path);
+        // a cache node that lost its local copy (or a new one) fetches the file from the object store
+        if (!fs.existsSync(localPath)) await this.opts.segmentStore.getToFile(seg.path, localPath);
+        const reader = openSegment(localPath, seg.id);
         segments.push({ record: seg, reader });
         this.observeIds(reader.ids());
       }
-      this.shards.set(record.name, new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog));
+      this.shards.set(record.name, new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore));
       this.ids.observe(firstIdAt(record.createdAtMs));
     }
   }
@@ -248,7 +253,7 @@ export class Engine {
       await this.opts.catalog.createIndex(record);
       // every id of this index is then newer than the index, which WAL replay relies on
       this.ids.observe(firstIdAt(record.createdAtMs));
-      const shard = new IndexShard(record, [], this.opts.dataDir, this.opts.catalog);
+      const shard = new IndexShard(record, [], this.opts.dataDir, this.opts.catalog, this.opts.segmentStore);
       this.shards.set(name, shard);
       if (onDemand) await this.indexDefaults?.created?.(name);
       return shard;
@@ -415,6 +420,9 @@ export class Engine {
     await this.compactor.idle();
     await shard.close();
     await this.opts.catalog.deleteIndex(name);
+    const prefix = `indexes/${shard.uuid}/`;
+    const objects = await this.opts.segmentStore.list(prefix);
+    await this.opts.segmentStore.deleteMany(objects.map((o) => o.key));
     await fs.promises.rm(path.join(this.opts.dataDir, 'indexes', shard.uuid), { recursive: true, force: true });
     // its unflushed documents need no WAL file any more (replay skips them in any case)
     await this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err }, 'write-ahead log truncation after an index deletion failed'));

@@ -14,6 +14,7 @@ import { buildApi, type Lifecycle } from '../http/index.js';
 import { connectIndexCatalog } from '../http/indices/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
+import { objectMetricsHooks, openObjectStore } from '../storage/index.js';
 import { compactionMetrics, documentMetricsRecorder, queryPoolMetrics } from './engine-metrics.js';
 import { RbacService, createAuditLog } from '../auth/index.js';
 
@@ -40,9 +41,22 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const metastore = await openMetastore(
     config.metastoreUrl ? { kind: 'postgres', url: config.metastoreUrl } : { kind: 'sqlite', path: path.join(config.dataDir, 'metastore.sqlite') },
   );
+  // an unusable object store (a malformed or expired SAS URL, wrong credentials) stops the start
+  const objectStore = openObjectStore(config.objectStore, {
+    dataDir: config.dataDir,
+    hooks: objectMetricsHooks(metrics),
+    onRetry: ({ op, key, attempt, delayMs }) => logger.warn({ op, key, attempt, delayMs }, 'object store request failed; retrying'),
+  });
+  try {
+    await objectStore.verify();
+  } catch (err) {
+    await metastore.close();
+    throw err;
+  }
   const engine = await Engine.open({
     dataDir: config.dataDir,
     catalog: metastoreCatalog(metastore),
+    segmentStore: objectStore,
     logger,
     memtableMaxBytes: config.memtableMaxBytes,
     memtableMaxAgeMs: config.memtableMaxAgeMs,
@@ -74,7 +88,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, dataDir: config.dataDir, rbac: config.rbac.enabled }, 'svc is listening');
+  logger.info({ url, dataDir: config.dataDir, objectStore: objectStore.uri, rbac: config.rbac.enabled }, 'svc is listening');
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -89,6 +103,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       }
       await app.close();
       await queryPool.close();
+      await objectStore.close();
       await metastore.close();
       logger.info('svc stopped');
     })();

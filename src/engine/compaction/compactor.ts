@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { mergeSegments, openSegment, writeSegment } from '../segment/index.js';
-import type { EngineCatalog, SegmentRecord } from '../catalog/index.js';
+import type { EngineCatalog, SegmentRecord, SegmentStore } from '../catalog/index.js';
 import type { IndexShard } from '../shard/index-shard.js';
 import { nextMerge, DEFAULT_MERGE_POLICY, type MergePlan, type MergePolicyOptions } from './merge-policy.js';
 
@@ -33,6 +33,7 @@ export class Compactor {
   constructor(
     private readonly dataDir: string,
     private readonly catalog: EngineCatalog,
+    private readonly store: SegmentStore,
     private readonly logger: Logger,
     private readonly events: CompactionEvents = NO_COMPACTION_EVENTS,
     private readonly policy: MergePolicyOptions = DEFAULT_MERGE_POLICY,
@@ -77,6 +78,7 @@ export class Compactor {
         sizeBytes: info.sizeBytes,
         createdAtMs: Date.now(),
       };
+      await this.store.put(relativePath, { filePath: absolutePath });
       stage = 'catalog';
       await this.catalog.replaceSegments(shard.name, plan.segmentIds, record);
       const removed = shard.swapSegments(new Set(plan.segmentIds), { record, reader: openSegment(absolutePath, id) });
@@ -88,6 +90,9 @@ export class Compactor {
         if (reader) setTimeout(() => reader.close(), this.readerGraceMs).unref();
         await this.deleteFile(path.join(this.dataDir, old.record.path));
       }
+      await this.store.deleteMany(removed.map((old) => old.record.path)).catch((err: unknown) => {
+        this.logger.warn({ err, index: shard.name }, 'could not delete replaced segment objects; they are unreferenced');
+      });
       return true;
     } catch (err) {
       this.events.failed(plan, stage);

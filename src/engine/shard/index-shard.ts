@@ -12,7 +12,7 @@ import type { IndexedDocument } from '../document/index.js';
 import { IndexMapping } from '../mapping/index.js';
 import { Memtable } from '../memtable/index.js';
 import { openSegment, writeSegment } from '../segment/index.js';
-import type { EngineCatalog, IndexRecord, SegmentRecord } from '../catalog/index.js';
+import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
 
 export type ClosableSegmentReader = SegmentReader & { close(): void };
 
@@ -49,6 +49,7 @@ export class IndexShard {
     segments: OpenSegment[],
     private readonly dataDir: string,
     private readonly catalog: EngineCatalog,
+    private readonly store: SegmentStore,
   ) {
     this.name = record.name;
     this.uuid = record.uuid;
@@ -189,6 +190,8 @@ export class IndexShard {
       sizeBytes: info.sizeBytes,
       createdAtMs: Date.now(),
     };
+    // durable in the object store before the catalog names it and the WAL lets it go
+    await this.store.put(relativePath, { filePath: absolutePath });
     const version = this.mapping.version;
     await this.catalog.commitSegment(record, this.mapping.toJSON());
     this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);

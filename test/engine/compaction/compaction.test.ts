@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { Engine, executeSearch, type CompactionEvents, type MergePlan } from '../../../src/engine/index.js';
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
+import { LocalObjectStore } from '../../../src/storage/index.js';
 
 const policy = { l0MergeFactor: 3, l1MergeFactor: 3, maxMergeSegments: 8, l2MinDocs: 1_000_000, maxSegmentDocs: 10_000_000 };
 
@@ -14,6 +15,7 @@ async function openEngine(dataDir: string, metastore: Metastore, events?: Compac
   return Engine.open({
     dataDir,
     catalog: metastoreCatalog(metastore),
+    segmentStore: new LocalObjectStore(path.join(dataDir, 'objects')),
     logger: pino({ level: 'silent' }),
     memtableMaxBytes: 1 << 30,
     memtableMaxAgeMs: 3_600_000,

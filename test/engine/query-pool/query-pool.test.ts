@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { Engine, QueryPool, executeSearch, type SearchRequest } from '../../../src/engine/index.js';
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
+import { LocalObjectStore } from '../../../src/storage/index.js';
 import { QueryTimeoutError } from '../../../src/common/index.js';
 
 const logger = pino({ level: 'silent' });
@@ -22,6 +23,7 @@ describe('query threads', () => {
     engine = await Engine.open({
       dataDir,
       catalog: metastoreCatalog(metastore),
+      segmentStore: new LocalObjectStore(path.join(dataDir, 'objects')),
       logger,
       memtableMaxBytes: 1 << 30,
       memtableMaxAgeMs: 3_600_000,
