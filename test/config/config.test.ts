@@ -1,0 +1,69 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { mainScript } from '../support/node.js';
+
+describe('configuration', () => {
+  it('has the embedded defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.port, 9200);
+    assert.equal(c.dataDir, path.resolve('./data'));
+    assert.equal(c.maxBulkBytes, 100 * 1024 * 1024);
+    assert.equal(c.queryThreads, os.availableParallelism());
+    assert.equal(c.idleIndexMs, 600_000);
+    assert.equal(c.rbac.enabled, false);
+    assert.equal(c.objectStore, '');
+  });
+
+  it('reads SVC_* settings, and command-line overrides win', () => {
+    const c = loadConfig(
+      { SVC_HOST: '0.0.0.0', SVC_PORT: '9300', SVC_QUERY_THREADS: '3', SVC_QUERY_TIMEOUT_SECONDS: '2.5', SVC_RBAC: '0', OTHER: 'ignored' },
+      { port: 9400 },
+    );
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.port, 9400);
+    assert.equal(c.queryThreads, 3);
+    assert.equal(c.queryTimeoutMs, 2500);
+  });
+
+  it('refuses invalid values, naming the setting', () => {
+    for (const [key, value] of [
+      ['SVC_PORT', '70000'],
+      ['SVC_PORT', 'http'],
+      ['SVC_QUERY_THREADS', '0'],
+      ['SVC_QUERY_TIMEOUT_SECONDS', '-1'],
+      ['SVC_RBAC', 'maybe'],
+      ['SVC_LOG_LEVEL', 'loud'],
+      ['SVC_MAX_BULK_BYTES', '1.5'],
+      ['SVC_JWT_JWKS_URL', 'not a url'],
+    ]) {
+      assert.throws(() => loadConfig({ [key!]: value! }), (err: unknown) => err instanceof ConfigError && err.message.includes(key!), `${key}=${value}`);
+    }
+  });
+
+  it('fails fast on an inconsistent RBAC configuration', () => {
+    const rbac = { SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: 'boot' };
+    assert.throws(() => loadConfig({ ...rbac, SVC_JWT_HS256_SECRET: 's' }), /SVC_JWT_ALLOW_HS256/);
+    assert.throws(() => loadConfig({ ...rbac, SVC_JWT_AUDIENCE: 'svc' }), /signing key source/);
+    assert.throws(() => loadConfig({ ...rbac, SVC_JWT_JWKS_FILE: '/x.json' }), /SVC_JWT_AUDIENCE is required/);
+    assert.throws(
+      () => loadConfig({ ...rbac, SVC_JWT_AUDIENCE: 'svc', SVC_JWT_JWKS_FILE: '/x.json', SVC_JWT_PUBLIC_KEY_FILE: '/k.pem' }),
+      /only one of/,
+    );
+    const ok = loadConfig({ ...rbac, SVC_JWT_AUDIENCE: 'svc', SVC_JWT_JWKS_URL: 'http://127.0.0.1:1/jwks.json', SVC_JWT_ISSUER: 'idp' });
+    assert.deepEqual(ok.rbac.jwt && { aud: ok.rbac.jwt.audience, iss: ok.rbac.jwt.issuer, claim: ok.rbac.jwt.rolesClaim }, { aud: 'svc', iss: 'idp', claim: 'roles' });
+  });
+
+  it('svc serve exits with code 2 and a message on an invalid setting', () => {
+    const run = spawnSync(process.execPath, [mainScript(), 'serve'], { env: { ...process.env, SVC_PORT: 'abc' }, encoding: 'utf8', timeout: 20_000 });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /invalid configuration: SVC_PORT/);
+    const flag = spawnSync(process.execPath, [mainScript(), 'serve', '--port', '99999'], { encoding: 'utf8', timeout: 20_000 });
+    assert.notEqual(flag.status, 0);
+    assert.match(flag.stderr, /port/);
+  });
+});
