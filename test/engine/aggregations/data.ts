@@ -29,6 +29,8 @@ export interface Row {
   ok: boolean;
   /** absent when i % 4 === 3 */
   level?: string;
+  /** i % 3: 0 → ['x', 'y'], 1 → ['y'], 2 → none */
+  tags?: string[];
   line: string;
 }
 
@@ -45,6 +47,7 @@ export const ROWS: Row[] = Array.from({ length: 60 }, (_, i): Row => {
   };
   if (i % 7 !== 0) row.bytes = i * 10 + 0.5;
   if (i % 4 !== 3) row.level = ['info', 'warn', 'error'][i % 4]!;
+  if (i % 3 !== 2) row.tags = i % 3 === 0 ? ['x', 'y'] : ['y'];
   return row;
 });
 
@@ -57,6 +60,7 @@ function indexed(row: Row): IndexedDocument {
   ];
   if (row.bytes !== undefined) fields.push({ name: 'bytes', type: 'double', values: [row.bytes] });
   if (row.level !== undefined) fields.push({ name: 'level', type: 'keyword', values: [row.level] });
+  if (row.tags !== undefined) fields.push({ name: 'tags', type: 'keyword', values: row.tags });
   const { index: _index, ...source } = row;
   return { id: BigInt(1000 + row.i), lid: row.i + 1, ts: row.ts, source: JSON.stringify({ ...source, _ts: row.ts, _lid: row.i + 1 }), fields };
 }

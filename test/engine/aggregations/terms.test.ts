@@ -154,6 +154,18 @@ describe('terms aggregation', () => {
     }
   });
 
+  it('multi-valued keyword fields count every value, in segment files and memtables', () => {
+    const [tags] = run(data.targets, [terms('t', 'tags', { missing: 'none', aggs: [metric('sum', 's', 'status')] })]);
+    assert.deepEqual(pairs(tags), [['y', 40], ['none', 20], ['x', 20]]);
+    const y = t(tags).buckets[0]!;
+    assert.equal((y.subs[0] as StatsResult).sum, sum(rowsWhere((r) => r.tags?.includes('y') === true).map((r) => r.status)));
+    // under a parent bucket too, and with include
+    const [byHost] = run(data.targets, [terms('h', 'host', { aggs: [terms('t', 'tags', { include: { kind: 'values', values: new Set(['x']) } })] })]);
+    for (const b of t(byHost).buckets) {
+      assert.deepEqual(pairs(b.subs[0]), [['x', rowsWhere((r) => r.host === b.key && r.tags?.includes('x') === true).length]]);
+    }
+  });
+
   it('terms on text fields are a 400', () => {
     assert.throws(() => run(data.targets, [terms('x', '_line')]), /Text fields are not optimised/);
   });

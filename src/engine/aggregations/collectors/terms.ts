@@ -7,7 +7,8 @@
 import { BadRequestError } from '../../../common/errors.js';
 import { BucketOrds } from '../bucket-ords.js';
 import { BATCH, NO_BUCKET, type Collector, type SegmentContext } from '../collector.js';
-import { fieldValues, numericMissing } from '../field-values.js';
+import { fieldValues, numericMissing, resolveField } from '../field-values.js';
+import { multiValues, type MultiValues } from '../keyword-values.js';
 import { allocate, grow } from '../memory.js';
 import type { BucketsPartial, ValueKind } from '../partial.js';
 import { hashNumber, hashString } from '../sketches/hash.js';
@@ -41,6 +42,8 @@ export class TermsCollector implements Collector {
   private readonly ords: Int32Array | null = null;
   private readonly terms: readonly string[] = [];
   private readonly accepted: Uint8Array | null = null;
+  /** every value of a multi-valued keyword field (else the first value from `ords`) */
+  private readonly multi: MultiValues | null = null;
   /** ordinal standing for the `missing` value of a keyword (or absent) field, -1 without one */
   private readonly missingOrd: number = -1;
   private readonly missingKey: string | undefined;
@@ -75,6 +78,7 @@ export class TermsCollector implements Collector {
       if (fv.kind === 'ordinals') {
         this.ords = fv.ords;
         this.terms = fv.terms;
+        if (spec.field !== '_index') this.multi = multiValues(ctx.segment, resolveField(ctx.segment, spec.field), fv.terms, ctx.limit, ctx.scope);
         if (filter !== null) {
           const accepted = allocate(Uint8Array, fv.terms.length, ctx.scope, spec.name);
           for (let o = 0; o < fv.terms.length; o++) if (filter(fv.terms[o]!)) accepted[o] = 1;
@@ -130,6 +134,23 @@ export class TermsCollector implements Collector {
           ordScratch[m++] = own;
         }
       }
+    } else if (this.multi !== null) {
+      const { starts, ords } = this.multi;
+      const { accepted, missingOrd } = this;
+      for (let i = 0; i < n; i++) {
+        const doc = docs[i]!;
+        const p = parents === null ? 0 : parents[i]!;
+        const from = starts[doc]!;
+        const to = starts[doc + 1]!;
+        if (from === to) {
+          if (missingOrd >= 0) m = this.addValue(doc, p, missingOrd, m);
+          continue;
+        }
+        for (let k = from; k < to; k++) {
+          const o = ords[k]!;
+          if (accepted === null || accepted[o] === 1) m = this.addValue(doc, p, o, m);
+        }
+      }
     } else {
       const { ords, accepted, missingOrd, dense } = this;
       const table = this.table;
@@ -154,6 +175,19 @@ export class TermsCollector implements Collector {
       }
     }
     if (m > 0) for (const sub of this.subs) sub.collect(docScratch, ordScratch, m);
+  }
+
+  /** Counts one value of a doc; returns the new scratch length (flushed to the subs when full). */
+  private addValue(doc: number, parent: number, o: number, m: number): number {
+    const own = this.dense ? o : this.table!.add(parent, o);
+    if (own >= this.counts.length) this.counts = grow(this.counts, own + 1, this.ctx.scope, this.spec.name);
+    this.counts[own]! += 1;
+    if (this.subs.length === 0) return m;
+    this.docScratch[m] = doc;
+    this.ordScratch[m++] = own;
+    if (m < BATCH) return m;
+    for (const sub of this.subs) sub.collect(this.docScratch, this.ordScratch, m);
+    return 0;
   }
 
   result(parent: number): BucketsPartial {
