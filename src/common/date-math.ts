@@ -234,6 +234,24 @@ function fixedOffsetMs(text: string): number | undefined {
   return (m[1] === '-' ? -1 : 1) * (hours * HOUR_MS + minutes * MINUTE_MS);
 }
 
+/**
+ * A formatter giving an instant's wall-clock parts in an IANA zone (era included, so that
+ * years before 1 are told apart); throws RangeError for an unknown zone.
+ */
+export function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    era: 'short',
+  });
+}
+
 function resolveZone(timeZone: string | undefined): Zone | undefined {
   if (timeZone === undefined || timeZone === '') return UTC;
   if (zoneCache.has(timeZone)) return zoneCache.get(timeZone);
@@ -245,20 +263,7 @@ function resolveZone(timeZone: string | undefined): Zone | undefined {
     zone = UTC;
   } else {
     try {
-      zone = {
-        kind: 'named',
-        format: new Intl.DateTimeFormat('en-US', {
-          timeZone,
-          hourCycle: 'h23',
-          year: 'numeric',
-          month: 'numeric',
-          day: 'numeric',
-          hour: 'numeric',
-          minute: 'numeric',
-          second: 'numeric',
-          era: 'short',
-        }),
-      };
+      zone = { kind: 'named', format: wallClockFormat(timeZone) };
     } catch {
       zone = undefined;
     }

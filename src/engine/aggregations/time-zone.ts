@@ -3,6 +3,8 @@
  * the offset at an instant memoized per 15-minute slot (zone transitions of the modern tz
  * database fall on quarter hours; historical local-mean-time offsets may be off by seconds).
  */
+import { wallClockFormat } from '../../common/date-math.js';
+
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
@@ -37,17 +39,7 @@ export class TimeZone {
       if (hours <= 18 && minutes <= 59) zone = new TimeZone(name, (m[1] === '-' ? -1 : 1) * (hours * HOUR_MS + minutes * MINUTE_MS), null);
     } else {
       try {
-        const format = new Intl.DateTimeFormat('en-US', {
-          timeZone: trimmed,
-          hourCycle: 'h23',
-          year: 'numeric',
-          month: 'numeric',
-          day: 'numeric',
-          hour: 'numeric',
-          minute: 'numeric',
-          second: 'numeric',
-          era: 'short',
-        });
+        const format = wallClockFormat(trimmed);
         zone = new TimeZone(name, null, format);
       } catch {
         zone = null;

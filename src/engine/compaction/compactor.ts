@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { mergeSegments, openSegment, writeSegment } from '../segment/index.js';
-import type { EngineCatalog, SegmentRecord, SegmentStore } from '../catalog/index.js';
+import { mergeSegments, openSegment } from '../segment/index.js';
+import { persistSegment, type PersistedSegment } from '../shard/persist-segment.js';
+import type { EngineCatalog, SegmentStore } from '../catalog/index.js';
 import type { IndexShard } from '../shard/index-shard.js';
 import { nextMerge, DEFAULT_MERGE_POLICY, type MergePlan, type MergePolicyOptions } from './merge-policy.js';
 
@@ -59,30 +60,16 @@ export class Compactor {
     const parts = shard.segmentsForMerge(plan.segmentIds);
     if (parts.length !== plan.segmentIds.length) return false;
     const id = randomUUID();
-    const relativePath = path.join('indexes', shard.uuid, `${id}.seg`);
-    const absolutePath = path.join(this.dataDir, relativePath);
     this.events.started(plan);
     let stage: 'io' | 'catalog' = 'io';
+    let persisted: PersistedSegment | undefined;
     try {
-      const view = mergeSegments(id, parts.map((p) => p.reader));
-      const info = await writeSegment(view, absolutePath);
-      const record: SegmentRecord = {
-        id,
-        index: shard.name,
-        level: plan.to,
-        path: relativePath,
-        numDocs: info.numDocs,
-        minTs: info.minTs,
-        maxTs: info.maxTs,
-        maxLid: info.maxLid,
-        sizeBytes: info.sizeBytes,
-        createdAtMs: Date.now(),
-      };
-      await this.store.put(relativePath, { filePath: absolutePath });
+      persisted = await persistSegment(mergeSegments(id, parts.map((p) => p.reader)), shard.persistTarget(plan.to), id);
+      const { record, filePath } = persisted;
       stage = 'catalog';
       await this.catalog.replaceSegments(shard.name, plan.segmentIds, record);
-      const removed = shard.swapSegments(new Set(plan.segmentIds), { record, reader: openSegment(absolutePath, id) });
-      this.events.finished(plan, info.numDocs);
+      const removed = shard.swapSegments(new Set(plan.segmentIds), { record, reader: openSegment(filePath, id) });
+      this.events.finished(plan, record.numDocs);
       for (const old of removed) {
         // scrolls may still read the replaced segments: their files are unlinked now (open
         // descriptors keep them readable) and the readers closed after the grace period
@@ -97,7 +84,10 @@ export class Compactor {
     } catch (err) {
       this.events.failed(plan, stage);
       this.logger.error({ err, index: shard.name, from: plan.from, to: plan.to }, 'compaction failed; the merged segments stay live');
-      await fs.promises.rm(absolutePath, { force: true }).catch(() => undefined);
+      if (persisted) {
+        await fs.promises.rm(persisted.filePath, { force: true }).catch(() => undefined);
+        await this.store.deleteMany([persisted.record.path]).catch(() => undefined);
+      }
       return false;
     }
   }

@@ -3,7 +3,6 @@
  * the immutable segments. Searches see all of them; a flush turns the oldest memtable into a
  * segment file, commits it to the catalog, then swaps it in.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SegmentReader } from '../segment-reader.js';
@@ -11,7 +10,8 @@ import type { SearchTarget } from '../search/types.js';
 import type { IndexedDocument } from '../document/index.js';
 import { IndexMapping } from '../mapping/index.js';
 import { Memtable } from '../memtable/index.js';
-import { openSegment, writeSegment } from '../segment/index.js';
+import { openSegment } from '../segment/index.js';
+import { persistSegment, type PersistTarget } from './persist-segment.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
 
 export type ClosableSegmentReader = SegmentReader & { close(): void };
@@ -173,31 +173,18 @@ export class IndexShard {
   }
 
   private async flushOne(pending: PendingMemtable): Promise<void> {
-    const id = pending.memtable.id;
-    const relativePath = path.join('indexes', this.uuid, `${id}.seg`);
-    const absolutePath = path.join(this.dataDir, relativePath);
-    await fs.promises.mkdir(path.dirname(absolutePath), { recursive: true });
-    const info = await writeSegment(pending.memtable, absolutePath);
-    const record: SegmentRecord = {
-      id,
-      index: this.name,
-      level: 0,
-      path: relativePath,
-      numDocs: info.numDocs,
-      minTs: info.minTs,
-      maxTs: info.maxTs,
-      maxLid: info.maxLid,
-      sizeBytes: info.sizeBytes,
-      createdAtMs: Date.now(),
-    };
     // durable in the object store before the catalog names it and the WAL lets it go
-    await this.store.put(relativePath, { filePath: absolutePath });
+    const { record, filePath } = await persistSegment(pending.memtable, this.persistTarget(0), pending.memtable.id);
     const version = this.mapping.version;
     await this.catalog.commitSegment(record, this.mapping.toJSON());
     this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
-    const reader = openSegment(absolutePath, id);
-    this.segments.push({ record, reader });
+    this.segments.push({ record, reader: openSegment(filePath, record.id) });
     this.flushing.splice(this.flushing.indexOf(pending), 1);
+  }
+
+  /** Where this index's new segment files of a level go. */
+  persistTarget(level: number): PersistTarget {
+    return { dataDir: this.dataDir, store: this.store, index: this.name, indexUuid: this.uuid, level };
   }
 
   /** The live segments with these ids, files opened (a released index reopens them). */
