@@ -32,7 +32,7 @@ export type ObjectStoreLocation =
   | S3Location;
 
 export interface OpenObjectStoreOptions {
-  /** the data directory: an empty setting means `<dataDir>/objects` */
+  /** the data directory: an empty setting means the data directory itself */
   dataDir?: string;
   /** explicit S3 credentials; without them the AWS SDK's default chain applies */
   s3Credentials?: S3Credentials;
@@ -54,7 +54,7 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
 /**
  * Reads a setting value:
- * - empty: `<dataDir>/objects`; `file:///abs/path` or a plain path: a local directory
+ * - empty: the data directory itself (segment files are written in place); `file:///abs/path` or a plain path: a local directory
  * - `azure+https://<account>.blob.core.windows.net/<container>[/prefix]?<sas>`, the same without
  *   `azure+` for `*.blob.core.*` hosts or any URL carrying a SAS (`sv` and `sig`), and
  *   `azure+http://127.0.0.1:10000/<account>/<container>?<sas>` for an emulator: Azure Blob
@@ -64,7 +64,7 @@ export function parseObjectStoreSpec(spec: string, options: { dataDir?: string; 
   const value = spec.trim();
   if (value === '') {
     if (options.dataDir === undefined) throw new ObjectStoreConfigError('object store setting is empty and no data directory is known');
-    return { kind: 'local', path: resolve(options.dataDir, 'objects') };
+    return { kind: 'local', path: resolve(options.dataDir) };
   }
   if (value.startsWith('azure+')) return azure(value.slice('azure+'.length), options.nowMs);
   if (value.startsWith('file:')) return { kind: 'local', path: localPath(value) };

@@ -32,8 +32,8 @@ describe('object store setting: local forms', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('an empty value means <data dir>/objects', () => {
-    assert.deepEqual(parseObjectStoreSpec('', { dataDir }), { kind: 'local', path: join(dataDir, 'objects') });
-    assert.deepEqual(parseObjectStoreSpec('   ', { dataDir }), { kind: 'local', path: join(dataDir, 'objects') });
+    assert.deepEqual(parseObjectStoreSpec('', { dataDir }), { kind: 'local', path: dataDir });
+    assert.deepEqual(parseObjectStoreSpec('   ', { dataDir }), { kind: 'local', path: dataDir });
     assert.throws(() => parseObjectStoreSpec(''), ObjectStoreConfigError);
   });
 
@@ -53,7 +53,7 @@ describe('object store setting: local forms', () => {
 
   it('openObjectStore builds the backend inside retries and metrics', async () => {
     const plain = openObjectStore('', { dataDir, retry: false });
-    assert.equal(plain.uri, pathToFileURL(join(dataDir, 'objects')).href);
+    assert.equal(plain.uri, pathToFileURL(dataDir).href);
     assert.equal(plain instanceof RetryingObjectStore, false);
 
     const wrapped = openObjectStore('', { dataDir, hooks: { onRequest: () => undefined } });
