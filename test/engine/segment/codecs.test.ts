@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { crc32 } from '../../../src/common/crc32.js';
+import { crc32, crc32Portable } from '../../../src/common/crc32.js';
 import { decodeU32Stream, encodeU32Stream } from '../../../src/engine/segment/bitpack.js';
 import { FormatError } from '../../../src/engine/segment/byte-reader.js';
 import { ByteWriter } from '../../../src/engine/segment/byte-writer.js';
@@ -199,5 +199,16 @@ describe('checksum', () => {
     const bytes = new Uint8Array(10_000).map(() => Math.floor(rnd() * 256));
     assert.equal(checksum(bytes), crc32(bytes));
     assert.equal(checksum(bytes.subarray(3, 77)), crc32(bytes, 3, 77));
+  });
+
+  it('native and portable CRC-32 agree, with ranges and running seeds', () => {
+    const rnd = makeRandom(2);
+    const bytes = new Uint8Array(5_000).map(() => Math.floor(rnd() * 256));
+    assert.equal(crc32(bytes), crc32Portable(bytes));
+    assert.equal(crc32(bytes, 10, 4_000), crc32Portable(bytes, 10, 4_000));
+    const running = crc32(bytes, 2_000, 5_000, crc32(bytes, 0, 2_000));
+    assert.equal(running, crc32(bytes));
+    assert.equal(crc32Portable(bytes, 2_000, 5_000, crc32Portable(bytes, 0, 2_000)), crc32Portable(bytes));
+    assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926, 'the standard check value');
   });
 });
