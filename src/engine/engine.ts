@@ -42,6 +42,8 @@ export interface WriteOp {
   index: string;
   /** the parsed document line */
   doc: unknown;
+  /** the document line as received (kept as the stored source when it can be) */
+  text?: string;
 }
 
 /** What a new index starts with besides its name. */
@@ -299,7 +301,7 @@ export class Engine {
       const shard = shardsByIndex.get(op.index)!;
       try {
         const id = this.ids.next();
-        const doc = buildDocument(op.doc, shard.mapping, { id, lid: shard.peekLid() }, receivedTs);
+        const doc = buildDocument(op.doc, shard.mapping, { id, lid: shard.peekLid() }, receivedTs, op.text);
         shard.takeLid();
         let group = groups.get(shard);
         if (!group) groups.set(shard, (group = { docs: [], wal: [] }));

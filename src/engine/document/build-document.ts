@@ -84,7 +84,14 @@ function readTs(value: unknown, receivedTs: number, docId: string): number {
  * Building again from `JSON.parse(doc.source)` with the same mapping and identity gives the same
  * document: that is how the write-ahead log is replayed.
  */
-export function buildDocument(raw: unknown, mapping: IndexMapping, identity: DocumentIdentity, receivedTs: number): IndexedDocument {
+export function buildDocument(
+  raw: unknown,
+  mapping: IndexMapping,
+  identity: DocumentIdentity,
+  receivedTs: number,
+  /** the JSON text `raw` was parsed from, when known: the stored source then keeps it as sent */
+  rawText?: string,
+): IndexedDocument {
   if (raw === null || raw === undefined) throw mapperParsingError('failed to parse, document is empty');
   if (!isPlainObject(raw)) throw mapperParsingError('failed to parse, document is not an object');
   const docId = String(identity.id);
@@ -121,5 +128,32 @@ export function buildDocument(raw: unknown, mapping: IndexMapping, identity: Doc
     fields.push({ name, type: update.typeOf(name)!, values });
   }
   update.commit();
-  return { id: identity.id, lid: identity.lid, ts, source: JSON.stringify(source), fields };
+  const text = (rawText !== undefined ? sourceFromText(rawText, raw, ts, identity.lid) : undefined) ?? JSON.stringify(source);
+  return { id: identity.id, lid: identity.lid, ts, source: text, fields };
+}
+
+/**
+ * The stored source as the client sent it, with `_ts`/`_lid` appended, when that equals what
+ * JSON.stringify would give up to white space: no metadata key to drop or rewrite and `_ts`
+ * already epoch ms. Saves serializing every document again on the ingest path.
+ */
+function sourceFromText(text: string, raw: Record<string, unknown>, ts: number, lid: number): string | undefined {
+  let hasTs = false;
+  for (const key in raw) {
+    if (key === '_ts') {
+      if (raw._ts !== ts) return undefined;
+      hasTs = true;
+    } else if (key === '_lid' || key === '__proto__' || METADATA_KEYS.has(key)) {
+      return undefined;
+    }
+  }
+  let end = text.length - 1;
+  while (end > 0 && text.charCodeAt(end) <= 0x20) end--;
+  if (text.charCodeAt(end) !== 0x7d /* } */) return undefined;
+  let last = end - 1;
+  while (last > 0 && text.charCodeAt(last) <= 0x20) last--;
+  // an empty object has no member to follow with a comma
+  if (text.charCodeAt(last) === 0x7b /* { */) return undefined;
+  const tail = hasTs ? `,"_lid":${lid}}` : `,"_ts":${ts},"_lid":${lid}}`;
+  return text.slice(0, last + 1) + tail;
 }

@@ -60,7 +60,7 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
       continue;
     }
     opOf[i] = ops.length;
-    ops.push({ index, doc: item.doc });
+    ops.push({ index, doc: item.doc, text: item.text });
   }
 
   const outcomes = await deps.engine.write(ops);

@@ -9,7 +9,7 @@ export type BulkAction = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS: ReadonlySet<string> = new Set(['index', 'create', 'update', 'delete']);
 
 export type BulkItem =
-  | { action: BulkAction; index: string; doc: unknown; docBytes: number; error?: undefined }
+  | { action: BulkAction; index: string; doc: unknown; text: string; docBytes: number; error?: undefined }
   | { action: BulkAction; index: string; doc?: undefined; docBytes: number; error: SvcError };
 
 export interface ParsedBulk {
@@ -95,7 +95,7 @@ function parseDocumentLine(action: BulkAction, index: string, text: string, docB
       error: new BadRequestError(`failed to parse, document is not a JSON object but a JSON ${jsonKind(doc)}`, 'mapper_parsing_exception'),
     };
   }
-  return { action, index, doc, docBytes };
+  return { action, index, doc, text, docBytes };
 }
 
 function unsupported(action: string): SvcError {
