@@ -26,6 +26,8 @@ export interface SettleResult {
   /** why waiting stopped */
   reason: string;
   walBytesAtEnd: number;
+  /** CPU use, in cores, under which the service counted as idle */
+  idleCores: number;
 }
 
 const STEP_MS = 500;
@@ -52,7 +54,7 @@ export async function waitSettled(opts: SettleOptions): Promise<SettleResult> {
   return done(false, `not ${opts.waitFlushed ? 'flushed and idle' : 'idle'} after ${opts.timeoutMs} ms`);
 
   function done(settled: boolean, reason: string): SettleResult {
-    return { settled, reason, waitedMs: performance.now() - started, walBytesAtEnd: wal };
+    return { settled, reason, waitedMs: performance.now() - started, walBytesAtEnd: wal, idleCores };
   }
 }
 

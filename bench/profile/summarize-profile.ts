@@ -32,7 +32,11 @@ export interface SelfTime {
 
 export interface ProfileSummary {
   phase: string;
+  /** sampled time in the window */
   totalMs: number;
+  /** sampled time the thread was not idle */
+  busyMs: number;
+  /** shares are of the busy time */
   functions: SelfTime[];
   files: SelfTime[];
 }
@@ -46,6 +50,7 @@ export function summarizeProfile(file: string, phases: readonly PhaseWindow[], t
   const byFunction = windows.map(() => new Map<string, number>());
   const byFile = windows.map(() => new Map<string, number>());
   const totals = new Float64Array(windows.length);
+  const idle = new Float64Array(windows.length);
 
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
@@ -56,9 +61,14 @@ export function summarizeProfile(file: string, phases: readonly PhaseWindow[], t
     if (!frame) continue;
     const fnKey = `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}${frame.url ? `:${frame.lineNumber + 1}` : ''}`.trim();
     const fileKey = frame.url ? shortUrl(frame.url) : frame.functionName;
+    const isIdle = frame.functionName === '(idle)';
     for (let w = 0; w < windows.length; w++) {
       if (t < windows[w]!.startUs || t >= windows[w]!.endUs) continue;
       totals[w]! += us;
+      if (isIdle) {
+        idle[w]! += us;
+        continue;
+      }
       byFunction[w]!.set(fnKey, (byFunction[w]!.get(fnKey) ?? 0) + us);
       byFile[w]!.set(fileKey, (byFile[w]!.get(fileKey) ?? 0) + us);
     }
@@ -69,12 +79,16 @@ export function summarizeProfile(file: string, phases: readonly PhaseWindow[], t
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([key, us]) => ({ key, ms: us / 1000, share: total > 0 ? us / total : 0 }));
-  return windows.map((w, i) => ({
-    phase: w.name,
-    totalMs: totals[i]! / 1000,
-    functions: ranked(byFunction[i]!, totals[i]!),
-    files: ranked(byFile[i]!, totals[i]!),
-  }));
+  return windows.map((w, i) => {
+    const busy = totals[i]! - idle[i]!;
+    return {
+      phase: w.name,
+      totalMs: totals[i]! / 1000,
+      busyMs: busy / 1000,
+      functions: ranked(byFunction[i]!, busy),
+      files: ranked(byFile[i]!, busy),
+    };
+  });
 }
 
 function shortUrl(url: string): string {
@@ -83,6 +97,14 @@ function shortUrl(url: string): string {
   const nm = url.lastIndexOf('/node_modules/');
   if (nm >= 0) return url.slice(nm + 14);
   return url.replace(/^file:\/\//, '');
+}
+
+/** "main thread" or "worker thread <n>", from the file name node gives a profile */
+export function profileThread(fileName: string): string {
+  // CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile
+  const m = /\.(\d+)\.\d+\.cpuprofile$/.exec(fileName);
+  if (!m) return 'unknown thread';
+  return m[1] === '0' ? 'main thread' : `worker thread ${m[1]}`;
 }
 
 /** the current time on the monotonic clock V8 profiles use, in microseconds */
