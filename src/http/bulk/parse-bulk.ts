@@ -20,10 +20,18 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
   const lines = ndjsonLines(body);
   const items: BulkItem[] = [];
   let i = 0;
+  // shippers repeat one action line for a whole batch: parse it once
+  let lastActionText = '';
+  let lastAction: { action: BulkAction; meta: Record<string, unknown> } | undefined;
   while (i < lines.length) {
     const [start, end] = lines[i]!;
     const lineNo = i + 1;
-    const { action, meta } = parseActionLine(body.toString('utf8', start, end), lineNo);
+    const actionText = body.toString('utf8', start, end);
+    if (lastAction === undefined || actionText !== lastActionText) {
+      lastAction = parseActionLine(actionText, lineNo);
+      lastActionText = actionText;
+    }
+    const { action, meta } = lastAction;
     i++;
     const index = typeof meta._index === 'string' && meta._index.length > 0 ? meta._index : defaultIndex;
     if (index === undefined) {
