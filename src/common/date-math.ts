@@ -275,8 +275,16 @@ function resolveZone(timeZone: string | undefined): Zone | undefined {
 /** Milliseconds to add to an instant to get the zone's wall-clock time. */
 function offsetAt(zone: Zone, instant: number): number {
   if (zone.kind === 'fixed') return zone.offsetMs;
+  return wallClockOffsetMs(zone.format, instant);
+}
+
+/**
+ * The offset (ms to add to an instant to get wall-clock time) of the zone of a wallClockFormat()
+ * formatter at an instant, to the second.
+ */
+export function wallClockOffsetMs(format: Intl.DateTimeFormat, instant: number): number {
   const whole = instant - mod(instant, SECOND_MS);
-  const parts = zone.format.formatToParts(new Date(whole));
+  const parts = format.formatToParts(new Date(whole));
   let year = 0;
   let month = 1;
   let day = 1;

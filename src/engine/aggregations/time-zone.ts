@@ -3,7 +3,7 @@
  * the offset at an instant memoized per 15-minute slot (zone transitions of the modern tz
  * database fall on quarter hours; historical local-mean-time offsets may be off by seconds).
  */
-import { wallClockFormat } from '../../common/date-math.js';
+import { wallClockFormat, wallClockOffsetMs } from '../../common/date-math.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -64,28 +64,7 @@ export class TimeZone {
   }
 
   private computeOffset(instant: number): number {
-    const parts = this.format!.formatToParts(new Date(instant));
-    let year = 0;
-    let month = 1;
-    let day = 1;
-    let hour = 0;
-    let minute = 0;
-    let second = 0;
-    let bc = false;
-    for (const p of parts) {
-      if (p.type === 'year') year = Number(p.value);
-      else if (p.type === 'month') month = Number(p.value);
-      else if (p.type === 'day') day = Number(p.value);
-      else if (p.type === 'hour') hour = Number(p.value);
-      else if (p.type === 'minute') minute = Number(p.value);
-      else if (p.type === 'second') second = Number(p.value);
-      else if (p.type === 'era') bc = p.value.startsWith('B');
-    }
-    if (bc) year = 1 - year;
-    const d = new Date(0);
-    d.setUTCFullYear(year, month - 1, day);
-    const local = d.getTime() + hour * HOUR_MS + minute * MINUTE_MS + second * 1000;
-    return local - instant;
+    return wallClockOffsetMs(this.format!, instant);
   }
 
   toLocal(instant: number): number {
