@@ -351,10 +351,10 @@ export class Engine {
     return this.compactor.idle();
   }
 
-  /** Bytes accepted but not yet in segment files, over all indexes. */
-  unflushedBytes(): number {
+  /** Document bytes accepted but not yet in the object store, over all indexes (the write budget). */
+  pendingStorageBytes(): number {
     let total = 0;
-    for (const shard of this.shards.values()) total += shard.unflushedBytes;
+    for (const shard of this.shards.values()) total += shard.pendingStorageBytes;
     return total;
   }
 

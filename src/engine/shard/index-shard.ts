@@ -24,6 +24,8 @@ export interface OpenSegment {
 
 interface PendingMemtable {
   memtable: Memtable;
+  /** bytes of the stored sources added: what waits to reach the object store */
+  sourceBytes: number;
   /** WAL file holding this memtable's first document; null while empty */
   firstWalSeq: number | null;
 }
@@ -59,7 +61,7 @@ export class IndexShard {
     this.mappingVersionCommitted = this.mapping.version;
     this.segments = [...segments].sort((a, b) => a.record.maxLid - b.record.maxLid);
     this.nextLidValue = this.durableMaxLid() + 1;
-    this.active = { memtable: new Memtable(randomUUID()), firstWalSeq: null };
+    this.active = { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
   }
 
   /** Largest `_lid` held by committed segments: WAL replay skips documents at or below it. */
@@ -87,7 +89,10 @@ export class IndexShard {
   addDurable(docs: readonly IndexedDocument[], walSeq: number): void {
     if (docs.length === 0) return;
     if (this.active.firstWalSeq === null) this.active.firstWalSeq = walSeq;
-    for (const doc of docs) this.active.memtable.add(doc);
+    for (const doc of docs) {
+      this.active.memtable.add(doc);
+      this.active.sourceBytes += doc.source.length;
+    }
     this.lastUsedMs = Date.now();
   }
 
@@ -103,6 +108,13 @@ export class IndexShard {
   get unflushedBytes(): number {
     let total = this.active.memtable.approxBytes;
     for (const p of this.flushing) total += p.memtable.approxBytes;
+    return total;
+  }
+
+  /** Document bytes accepted but not yet in a segment file in the object store (the write budget). */
+  get pendingStorageBytes(): number {
+    let total = this.active.sourceBytes;
+    for (const p of this.flushing) total += p.sourceBytes;
     return total;
   }
 
@@ -154,7 +166,7 @@ export class IndexShard {
   flush(): Promise<void> {
     if (this.active.memtable.numDocs > 0) {
       this.flushing.push(this.active);
-      this.active = { memtable: new Memtable(randomUUID()), firstWalSeq: null };
+      this.active = { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
     }
     this.flushChain = this.flushChain
       .catch(() => undefined)

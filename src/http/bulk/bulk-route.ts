@@ -32,7 +32,7 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
   const body = bodyBuffer(request.body);
   deps.metrics.usageWriteBytes.inc(body.length);
 
-  const pending = deps.engine.unflushedBytes();
+  const pending = deps.engine.pendingStorageBytes();
   if (pending > deps.config.storageMaxPendingBytes) {
     throw new TooManyRequestsError(
       `rejected bulk request: ${pending} bytes are waiting for storage, over the budget of ${deps.config.storageMaxPendingBytes} bytes; retry later`,
