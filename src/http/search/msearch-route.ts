@@ -9,7 +9,7 @@ import type { AccessContext } from '../../auth/index.js';
 import type { ApiDeps } from '../deps.js';
 import { renderError } from '../error-render.js';
 import { sendJsonText } from '../json-reply.js';
-import { stringParam, type QueryParams } from '../query-params.js';
+import { intParam, stringParam, type QueryParams } from '../query-params.js';
 import { bodyBuffer } from '../request-body.js';
 import { bodyOf } from './get-body.js';
 import { parseMsearchBody, type MsearchItem } from './msearch-request.js';
@@ -28,12 +28,17 @@ export function registerMsearchRoutes(app: FastifyInstance, deps: ApiDeps, acces
     checkUrlOptions(request.query);
     const items = parseMsearchBody(bodyBuffer(await bodyOf(request, deps.config.maxBulkBytes)));
     const access = accessOf(request);
-    const responses: string[] = [];
-    for (let i = 0; i < items.length; i++) {
-      // one item's work at a time, letting other requests in between
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      responses.push(await runItem(deps, access, request, items[i]!));
-    }
+    // as many items at once as there are query threads (ES: max_concurrent_searches), in order
+    const responses: string[] = new Array(items.length);
+    const limit = Math.max(1, Math.min(items.length, concurrencyOf(request.query, deps.config.queryThreads)));
+    let next = 0;
+    const lane = async () => {
+      while (next < items.length) {
+        const i = next++;
+        responses[i] = await runItem(deps, access, request, items[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: limit }, lane));
     return sendJsonText(reply, `{"took":${Math.round(performance.now() - started)},"responses":[${responses.join(',')}]}`);
   };
   for (const path of ['/_msearch', '/:index/_msearch']) {
@@ -49,6 +54,11 @@ function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
     if (v !== undefined) params[name] = v;
   }
   return { ...params, ...item.options };
+}
+
+function concurrencyOf(params: QueryParams, threads: number): number {
+  const asked = intParam(params, 'max_concurrent_searches');
+  return asked !== undefined && asked > 0 ? asked : threads;
 }
 
 async function runItem(deps: ApiDeps, access: AccessContext, request: MsearchHttpRequest, item: MsearchItem): Promise<string> {
