@@ -47,9 +47,10 @@ export function runSearchAggregations(
   search: EsSearch,
   parsed: ParsedAggregations,
 ): string {
-  const { query, nowMs, deadlineMs } = search.request;
+  const { nowMs, deadlineMs } = search.request;
   const results = aggregationService(deps).run(targets, {
-    query,
+    // post_filter narrows the hits, never the aggregations
+    query: search.aggregationQuery,
     aggs: parsed.specs,
     ...(nowMs === undefined ? {} : { nowMs }),
     ...(deadlineMs === undefined ? {} : { deadlineMs }),

@@ -35,6 +35,8 @@ export interface EsSearch {
   version: boolean;
   /** `scroll=<keep-alive>`: the search opens a scroll context kept this long */
   scrollKeepAliveMs?: number;
+  /** the query without `post_filter`: aggregations see every match of it, as in Elasticsearch */
+  aggregationQuery: Query;
 }
 
 const ACCEPTED_BODY_KEYS = new Set([
@@ -100,7 +102,11 @@ export function toSearchRequest(params: QueryParams, body: Record<string, unknow
     );
   }
 
-  const query = buildQuery(params, b);
+  const aggregationQuery = buildQuery(params, b);
+  const query: Query =
+    b.post_filter === undefined
+      ? aggregationQuery
+      : { kind: 'bool', must: [aggregationQuery], filter: [parseQueryDsl(b.post_filter)], should: [], mustNot: [] };
   const sortParam = stringParam(params, 'sort');
   const parsedSort: ParsedSort = sortParam !== undefined ? { keys: parseSortParam(sortParam), unmapped: new Set() } : parseSortBody(b.sort);
   const sort = parsedSort.keys;
@@ -161,6 +167,7 @@ export function toSearchRequest(params: QueryParams, body: Record<string, unknow
     fetchFields: parseFieldRequests(b.fields, 'fields'),
     version: (boolParam(params, 'version') ?? b.version) === true,
     scrollKeepAliveMs,
+    aggregationQuery,
   };
 }
 
@@ -235,9 +242,6 @@ function buildQuery(params: QueryParams, body: Record<string, unknown>): Query {
     query = parseQueryDsl(body.query);
   } else {
     query = { kind: 'match_all' };
-  }
-  if (body.post_filter !== undefined) {
-    query = { kind: 'bool', must: [query], filter: [parseQueryDsl(body.post_filter)], should: [], mustNot: [] };
   }
   return query;
 }
