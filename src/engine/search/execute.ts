@@ -31,13 +31,6 @@ export interface MatchOptions {
   terminateAfter?: number;
 }
 
-export interface CountResult {
-  count: number;
-  terminatedEarly: boolean;
-  /** segments whose time range ruled them out without reading them */
-  segmentsSkipped: number;
-}
-
 /** One segment's part of a search: its visible docs, fixed before any work starts. */
 interface Bound {
   target: SearchTarget;
@@ -181,31 +174,6 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
     terminatedEarly,
     stats: { segmentsSearched: bounds.length - skipped, segmentsSkipped: skipped },
   };
-}
-
-/** Counts matching docs (`_count`): no sorting, no scoring, no sources. */
-export function countMatches(targets: readonly SearchTarget[], query: Query, opts: MatchOptions = {}): CountResult {
-  const nowMs = opts.nowMs ?? Date.now();
-  const deadline = new Deadline(opts.deadlineMs);
-  const interval = requiredTsInterval(query, nowMs);
-  let count = 0;
-  let terminatedEarly = false;
-  let skipped = 0;
-  for (const bound of snapshot(targets)) {
-    deadline.check();
-    const matched = matchIn(bound, query, interval, nowMs, deadline);
-    if (matched === null) {
-      skipped++;
-      continue;
-    }
-    let n = matched.docs.length;
-    if (opts.terminateAfter !== undefined && opts.terminateAfter > 0 && n > opts.terminateAfter) {
-      n = opts.terminateAfter;
-      terminatedEarly = true;
-    }
-    count += n;
-  }
-  return { count, terminatedEarly, segmentsSkipped: skipped };
 }
 
 /**

@@ -32,9 +32,9 @@
  * query's time bounds are skipped unread (`stats.segmentsSkipped`). Totals are always counted
  * exactly (a set length); a numeric track_total_hits only caps what is reported.
  */
-export { executeSearch, countMatches, matchSegment } from './execute.js';
+export { executeSearch, matchSegment } from './execute.js';
 export { mergeSearchResults } from './merge-results.js';
-export type { CountResult, MatchOptions } from './execute.js';
+export type { MatchOptions } from './execute.js';
 export { DEFAULT_SORT, SEGMENT_STRIDE } from './sort-keys.js';
 export { MAX_EXPANSIONS } from './term-expansion.js';
 export { requiredTsInterval, segmentCanMatch } from './time-pruning.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BadRequestError } from '../../../src/common/errors.js';
 import type { Query } from '../../../src/query/index.js';
-import { countMatches, executeSearch, SEGMENT_STRIDE, type SortKey } from '../../../src/engine/search/index.js';
+import { executeSearch, SEGMENT_STRIDE, type SortKey } from '../../../src/engine/search/index.js';
 import { DOCS, labels, mainCorpus, request } from './corpus.js';
 
 const targets = mainCorpus();
@@ -186,13 +186,16 @@ test('terminate_after stops collecting after that many matches per segment', () 
   const all = executeSearch(targets, request(ALL, { terminateAfter: 10 }));
   assert.equal(all.terminatedEarly, false);
   assert.equal(all.total, 10);
-  assert.deepEqual(countMatches(targets, ALL, { terminateAfter: 4 }), { count: 4, terminatedEarly: true, segmentsSkipped: 0 });
+  const counted = executeSearch(targets, request(ALL, { size: 0, terminateAfter: 4 }));
+  assert.deepEqual([counted.total, counted.terminatedEarly, counted.hits.length], [4, true, 0]);
 });
 
-test('countMatches counts without collecting', () => {
-  assert.equal(countMatches(targets, { kind: 'match', field: '_line', text: 'error', operator: 'or' }).count, 3);
-  assert.equal(countMatches(targets, { kind: 'match_none' }).count, 0);
-  assert.equal(countMatches(targets, ALL).count, 10);
+test('size 0 counts without collecting', () => {
+  const count = (q: Query) => executeSearch(targets, request(q, { size: 0 }));
+  assert.equal(count({ kind: 'match', field: '_line', text: 'error', operator: 'or' }).total, 3);
+  assert.equal(count({ kind: 'match_none' }).total, 0);
+  assert.equal(count(ALL).total, 10);
+  assert.deepEqual(count(ALL).hits, []);
 });
 
 test('_doc sort values encode segment order and doc id', () => {
