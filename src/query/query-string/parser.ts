@@ -49,23 +49,6 @@ interface Clause {
   query: Query;
 }
 
-const CLAUSE_START: ReadonlySet<TokenKind> = new Set<TokenKind>([
-  'and',
-  'or',
-  'not',
-  'plus',
-  'minus',
-  'bareOperator',
-  'lparen',
-  'star',
-  'quoted',
-  'term',
-  'prefixTerm',
-  'wildTerm',
-  'regexp',
-  'rangeStart',
-]);
-
 const TERM_START: ReadonlySet<TokenKind> = new Set<TokenKind>([
   'bareOperator',
   'lparen',
@@ -77,6 +60,9 @@ const TERM_START: ReadonlySet<TokenKind> = new Set<TokenKind>([
   'regexp',
   'rangeStart',
 ]);
+
+/** a clause is a term, possibly after a boolean operator or a +/- modifier */
+const CLAUSE_START: ReadonlySet<TokenKind> = new Set<TokenKind>([...TERM_START, 'and', 'or', 'not', 'plus', 'minus']);
 
 const RANGE_BOUND: ReadonlySet<TokenKind> = new Set<TokenKind>(['rangeValue', 'rangeQuoted', 'rangeTo']);
 
