@@ -29,15 +29,15 @@ export type IndexPermissionCheck = (request: FastifyRequest, index: string) => S
 
 async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps: ApiDeps, canWrite: IndexPermissionCheck): Promise<string> {
   const started = performance.now();
-  const body = bodyBuffer(request.body);
-  deps.metrics.usageWriteBytes.inc(body.length);
-
   const pending = deps.engine.pendingStorageBytes();
   if (pending > deps.config.storageMaxPendingBytes) {
     throw new TooManyRequestsError(
       `rejected bulk request: ${pending} bytes are waiting for storage, over the budget of ${deps.config.storageMaxPendingBytes} bytes; retry later`,
     );
   }
+  // a refused request wrote nothing: usage counts only bodies taken in
+  const body = bodyBuffer(request.body);
+  deps.metrics.usageWriteBytes.inc(body.length);
 
   const { items } = parseBulk(body, request.params.index);
   const ops: WriteOp[] = [];

@@ -85,6 +85,27 @@ describe('query threads', () => {
     assert.equal(after.total, 600);
   });
 
+  it('has as many threads as asked, and queues searches beyond them', async () => {
+    let queued = 0;
+    const waits: number[] = [];
+    const single = new QueryPool({
+      threads: 1,
+      logger,
+      events: { queued: () => queued++, started: (ns) => waits.push(ns), finished: () => undefined, panicked: () => undefined },
+    });
+    try {
+      assert.equal(single.size, 1);
+      const targets = engine.searchTargets(['pooled']);
+      const results = await Promise.all(Array.from({ length: 4 }, () => single.search(targets, base)));
+      for (const r of results) assert.equal(r.total, 600);
+      assert.equal(queued, 3, 'one thread: the other three searches waited');
+      assert.equal(waits.length, 4);
+    } finally {
+      await single.close();
+    }
+    assert.equal(pool.size, 2);
+  });
+
   it('runs queries concurrently on its threads', async () => {
     const targets = engine.searchTargets(['pooled']);
     const results = await Promise.all(Array.from({ length: 10 }, () => pool.search(targets, base)));
