@@ -1,28 +1,31 @@
 /**
- * What a memtable holds for one field: its term dictionary (term → term id in the shared
- * postings store), the docs that hold a value, and the first value of each such doc for columns.
+ * What a memtable holds for one field: its terms (as term numbers of the memtable's TermHash, in
+ * order of first sight), the docs that hold a value, and the first value of each such doc for
+ * columns. Term strings are decoded only when a reader asks for sorted terms or ordinals.
  * Columns are kept sparse (parallel to the doc list) and turned into the dense per-doc arrays of
  * the reader interface on demand, extended incrementally while the field sees no new term.
  */
 import type { FieldType, OrdinalColumn } from '../segment-reader.js';
 import { F64List, I32List, U32List } from './growable.js';
+import { decodeTerm } from './term-bytes.js';
+import type { TermHash } from './term-hash.js';
 
 export class FieldData {
-  /** term → index in order of first sight; null for fields without terms */
-  readonly termIndex: Map<string, number> | null;
-  /** term index → term id in the postings store */
-  readonly termIds: I32List | null;
+  /** term numbers (TermHash) by index within the field; null for fields without terms */
+  readonly terms: I32List | null;
   /** docs with at least one value, increasing */
   readonly docs = new U32List(16);
   /** numeric fields: first value of each doc in `docs` */
   readonly values: F64List | null;
-  /** keyword fields: term index of the first value of each doc in `docs` */
+  /** keyword fields: index within the field of the first value of each doc in `docs` */
   readonly firstTerm: I32List | null;
   lastDoc = -1;
+  /** text: whether its terms live in the positional postings store */
+  readonly positional: boolean;
 
-  /** terms in order of first sight; `sorted` holds the first `sortedCount` of them, sorted */
-  private readonly termList: string[] = [];
+  /** the first `sortedCount` terms, sorted, with their indexes within the field */
   private sorted: string[] = [];
+  private sortedLocal = new Int32Array(0);
   private sortedCount = 0;
   private dense: { column: Float64Array; synced: number } | null = null;
   private ords: { ords: Int32Array; terms: string[]; rank: Int32Array; synced: number } | null = null;
@@ -30,30 +33,18 @@ export class FieldData {
   constructor(
     readonly name: string,
     readonly type: FieldType,
+    /** the field's number in the memtable, mixed into its terms' hashes */
+    readonly number: number,
   ) {
     const hasTerms = type === 'text' || type === 'keyword' || type === 'boolean';
-    this.termIndex = hasTerms ? new Map() : null;
-    this.termIds = hasTerms ? new I32List(16) : null;
+    this.terms = hasTerms ? new I32List(16) : null;
+    this.positional = type === 'text';
     this.values = type === 'long' || type === 'double' || type === 'date' || type === 'boolean' ? new F64List(16) : null;
     this.firstTerm = type === 'keyword' ? new I32List(16) : null;
   }
 
   get termCount(): number {
-    return this.termIndex === null ? 0 : this.termIndex.size;
-  }
-
-  /** Registers a new term; the caller has checked it is absent. */
-  addTerm(term: string, termId: number): number {
-    const index = this.termIndex!.size;
-    this.termIndex!.set(term, index);
-    this.termIds!.push(termId);
-    this.termList.push(term);
-    return index;
-  }
-
-  termId(term: string): number {
-    const index = this.termIndex?.get(term);
-    return index === undefined ? -1 : this.termIds!.data[index]!;
+    return this.terms === null ? 0 : this.terms.length;
   }
 
   /**
@@ -61,18 +52,39 @@ export class FieldData {
    * (the previous one stays as it was). New terms are sorted alone and merged in, so a live
    * memtable that gains a few terms between queries does not sort its whole dictionary again.
    */
-  sortedTerms(): string[] {
-    const total = this.termList.length;
+  sortedTerms(dict: TermHash): string[] {
+    const total = this.termCount;
     if (this.sortedCount === total) return this.sorted;
-    const fresh = this.termList.slice(this.sortedCount).sort();
+    const termNumbers = this.terms!.data;
+    const fresh: Array<{ term: string; local: number }> = [];
+    for (let i = this.sortedCount; i < total; i++) fresh.push({ term: decodeTerm(dict.bytesOf(termNumbers[i]!)), local: i });
+    fresh.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
     const old = this.sorted;
-    const merged: string[] = [];
+    const oldLocal = this.sortedLocal;
+    const merged: string[] = new Array(total);
+    const mergedLocal = new Int32Array(total);
     let i = 0;
     let j = 0;
-    while (i < old.length && j < fresh.length) merged.push(old[i]! < fresh[j]! ? old[i++]! : fresh[j++]!);
-    while (i < old.length) merged.push(old[i++]!);
-    while (j < fresh.length) merged.push(fresh[j++]!);
+    let k = 0;
+    while (i < old.length && j < fresh.length) {
+      if (old[i]! < fresh[j]!.term) {
+        mergedLocal[k] = oldLocal[i]!;
+        merged[k++] = old[i++]!;
+      } else {
+        mergedLocal[k] = fresh[j]!.local;
+        merged[k++] = fresh[j++]!.term;
+      }
+    }
+    for (; i < old.length; i++, k++) {
+      mergedLocal[k] = oldLocal[i]!;
+      merged[k] = old[i]!;
+    }
+    for (; j < fresh.length; j++, k++) {
+      mergedLocal[k] = fresh[j]!.local;
+      merged[k] = fresh[j]!.term;
+    }
     this.sorted = merged;
+    this.sortedLocal = mergedLocal;
     this.sortedCount = total;
     return merged;
   }
@@ -97,16 +109,16 @@ export class FieldData {
     return column.subarray(0, numDocs);
   }
 
-  ordinals(numDocs: number): OrdinalColumn | null {
+  ordinals(numDocs: number, dict: TermHash): OrdinalColumn | null {
     const firstTerm = this.firstTerm;
     if (firstTerm === null) return null;
-    const terms = this.sortedTerms();
+    const terms = this.sortedTerms(dict);
     let state = this.ords;
     if (state === null || state.terms !== terms) {
       // new terms shift ranks: start over in fresh arrays (old views stay as they were)
       const rank = new Int32Array(terms.length);
-      const index = this.termIndex!;
-      for (let r = 0; r < terms.length; r++) rank[index.get(terms[r]!)!] = r;
+      const sortedLocal = this.sortedLocal;
+      for (let r = 0; r < terms.length; r++) rank[sortedLocal[r]!] = r;
       const ords = new Int32Array(Math.max(numDocs, 16));
       ords.fill(-1);
       state = { ords, terms, rank, synced: 0 };
@@ -129,10 +141,10 @@ export class FieldData {
     let bytes = 64 + this.docs.data.byteLength;
     if (this.values !== null) bytes += this.values.data.byteLength;
     if (this.firstTerm !== null) bytes += this.firstTerm.data.byteLength;
-    if (this.termIds !== null) bytes += this.termIds.data.byteLength;
+    if (this.terms !== null) bytes += this.terms.data.byteLength;
     if (this.dense !== null) bytes += this.dense.column.byteLength;
     if (this.ords !== null) bytes += this.ords.ords.byteLength + this.ords.rank.byteLength + this.ords.terms.length * 8;
-    bytes += (this.sorted.length + this.termList.length) * 8;
+    bytes += this.sorted.length * 8 + this.sortedLocal.byteLength;
     return bytes;
   }
 }

@@ -3,24 +3,32 @@
  * Readers see a consistent prefix: every array returned is a view of data written before the
  * call, and later writes only append (or move data to new arrays), never overwrite it.
  */
-import { tokenize } from '../analysis/index.js';
+import { MAX_TOKEN_LENGTH, tokenize } from '../analysis/index.js';
 import type { IndexedDocument } from '../document/index.js';
 import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { FieldData } from './field-data.js';
 import { BigU64List, F64List } from './growable.js';
 import { PlainPostings, PositionalPostings } from './postings-store.js';
+import type { ScannedValues } from './scanned-docs.js';
 import { SourceStore } from './source-store.js';
+import { TermScratch } from './term-bytes.js';
+import { finishHash, hashBytes, TermHash } from './term-hash.js';
 
 /** Positions skipped between the values of a multi-valued text field, so phrases do not span them. */
 export const POSITION_GAP = 100;
 
 const EMPTY_DOCS = new Uint32Array(0);
 
-// V8 keeps substrings of 13+ characters as slices of their parent: copy such a term before it
-// becomes a dictionary key, so the key does not keep a whole line alive
-function ownString(s: string): string {
-  return s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8');
-}
+// ASCII classes for tokenizing JSON string bytes: 0 separator (and every byte >= 0x80, which
+// the scanner never hands over), 1 lowercase letter or digit, 2 uppercase letter
+const BYTE_CLASS = new Uint8Array(256);
+for (let c = 0x30; c <= 0x39; c++) BYTE_CLASS[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) BYTE_CLASS[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) BYTE_CLASS[c] = 2;
+const BACKSLASH = 0x5c;
+
+const TRUE_KEY = Buffer.from('true');
+const FALSE_KEY = Buffer.from('false');
 
 export class Memtable implements SegmentReader {
   readonly createdAtMs = Date.now();
@@ -37,7 +45,13 @@ export class Memtable implements SegmentReader {
   private readonly tsList = new F64List(1024);
   private readonly lidList = new F64List(1024);
   private readonly sources = new SourceStore();
-  private termBytes = 0;
+  private readonly dict = new TermHash();
+  private readonly scratch = new TermScratch();
+  private readonly tokenBytes = new Uint8Array(MAX_TOKEN_LENGTH);
+  /** fields by the slot numbers of scanned documents */
+  private readonly bySlot: Array<FieldData | undefined> = [];
+  /** `_line` tokens of the last document added (metrics) */
+  lastTokenCount = 0;
 
   constructor(readonly id: string) {}
 
@@ -62,7 +76,7 @@ export class Memtable implements SegmentReader {
    * capacity, dictionary terms at one byte per code unit (two beyond Latin-1) plus overhead.
    */
   get approxBytes(): number {
-    let bytes = this.textPostings.byteSize + this.plainPostings.byteSize + this.sources.byteSize + this.termBytes;
+    let bytes = this.textPostings.byteSize + this.plainPostings.byteSize + this.sources.byteSize + this.dict.byteSize;
     bytes += this.idList.data.byteLength + this.tsList.data.byteLength + this.lidList.data.byteLength;
     for (const f of this.fieldList) bytes += f.byteSize;
     return bytes;
@@ -79,13 +93,9 @@ export class Memtable implements SegmentReader {
       }
     }
     const d = this.sources.count;
-    this.idList.push(doc.id);
-    this.tsList.push(doc.ts);
-    this.lidList.push(doc.lid);
+    this.addIdentity(doc.id, doc.ts, doc.lid);
     this.sources.add(doc.source);
-    if (doc.ts < this.minTsMs) this.minTsMs = doc.ts;
-    if (doc.ts > this.maxTsMs) this.maxTsMs = doc.ts;
-    if (doc.lid > this.maxLidSeen) this.maxLidSeen = doc.lid;
+    this.lastTokenCount = 0;
     for (const field of doc.fields) {
       if (field.values.length === 0) continue;
       const f = this.field(field.name, field.type);
@@ -106,6 +116,50 @@ export class Memtable implements SegmentReader {
     return d;
   }
 
+  /**
+   * Adds a document scanned from its JSON text: values [from, to) of `values`, at most one per
+   * field, each fitting its field's type (the scanner checked), and the stored source as bytes.
+   */
+  addScanned(id: bigint, ts: number, lid: number, source: Uint8Array, sourceStart: number, sourceEnd: number, values: ScannedValues, from: number, to: number): number {
+    const d = this.sources.count;
+    this.addIdentity(id, ts, lid);
+    this.sources.addBytes(source, sourceStart, sourceEnd);
+    this.lastTokenCount = 0;
+    const bytes = values.bytes;
+    for (let v = from; v < to; v++) {
+      const slot = values.slot[v]!;
+      let f = this.bySlot[slot];
+      if (f === undefined) {
+        const info = values.slots[slot]!;
+        f = this.field(info.name, info.type);
+        this.bySlot[slot] = f;
+      }
+      this.markExists(f, d);
+      switch (f.type) {
+        case 'text':
+          this.lastTokenCount += this.addTextBytes(f, d, bytes, values.start[v]!, values.end[v]!);
+          break;
+        case 'keyword': {
+          const start = values.start[v]!;
+          const end = values.end[v]!;
+          const t = this.intern(f, bytes, start, end, hashBytes(bytes, start, end, f.number));
+          this.plainPostings.addDoc(this.dict.payload(t), d);
+          f.firstTerm!.push(this.dict.localIndex(t));
+          break;
+        }
+        case 'boolean': {
+          const b = values.num[v] === 1;
+          this.addBooleanValue(f, d, b);
+          f.values!.push(b ? 1 : 0);
+          break;
+        }
+        default:
+          f.values!.push(values.num[v]!);
+      }
+    }
+    return d;
+  }
+
   fields(): readonly FieldInfo[] {
     if (this.fieldInfos === null) this.fieldInfos = this.fieldList.map((f) => ({ name: f.name, type: f.type }));
     return this.fieldInfos;
@@ -116,7 +170,7 @@ export class Memtable implements SegmentReader {
   }
 
   *terms(field: string, from?: string): Iterable<string> {
-    const sorted = this.fieldMap.get(field)?.sortedTerms();
+    const sorted = this.fieldMap.get(field)?.sortedTerms(this.dict);
     if (sorted === undefined) return;
     let i = 0;
     if (from !== undefined) {
@@ -132,22 +186,22 @@ export class Memtable implements SegmentReader {
 
   docFreq(field: string, term: string): number {
     const f = this.fieldMap.get(field);
-    const t = f === undefined ? -1 : f.termId(term);
+    const t = f === undefined ? -1 : this.postingsId(f, term);
     if (t < 0) return 0;
-    return f!.type === 'text' ? this.textPostings.docFreq(t) : this.plainPostings.docFreq(t);
+    return f!.positional ? this.textPostings.docFreq(t) : this.plainPostings.docFreq(t);
   }
 
   postings(field: string, term: string): Uint32Array | null {
     const f = this.fieldMap.get(field);
-    const t = f === undefined ? -1 : f.termId(term);
+    const t = f === undefined ? -1 : this.postingsId(f, term);
     if (t < 0) return null;
-    return f!.type === 'text' ? this.textPostings.postings(t) : this.plainPostings.postings(t);
+    return f!.positional ? this.textPostings.postings(t) : this.plainPostings.postings(t);
   }
 
   positions(field: string, term: string): PositionPostings | null {
     const f = this.fieldMap.get(field);
-    if (f === undefined || f.type !== 'text') return null;
-    const t = f.termId(term);
+    if (f === undefined || !f.positional) return null;
+    const t = this.postingsId(f, term);
     return t < 0 ? null : this.textPostings.positionPostings(t);
   }
 
@@ -160,7 +214,7 @@ export class Memtable implements SegmentReader {
 
   ordinals(field: string): OrdinalColumn | null {
     const f = this.fieldMap.get(field);
-    return f === undefined ? null : f.ordinals(this.numDocs);
+    return f === undefined ? null : f.ordinals(this.numDocs, this.dict);
   }
 
   exists(field: string): Uint32Array {
@@ -177,15 +231,32 @@ export class Memtable implements SegmentReader {
     return this.sources.get(doc);
   }
 
+  private addIdentity(id: bigint, ts: number, lid: number): void {
+    this.idList.push(id);
+    this.tsList.push(ts);
+    this.lidList.push(lid);
+    if (ts < this.minTsMs) this.minTsMs = ts;
+    if (ts > this.maxTsMs) this.maxTsMs = ts;
+    if (lid > this.maxLidSeen) this.maxLidSeen = lid;
+  }
+
   private field(name: string, type: FieldType): FieldData {
     let f = this.fieldMap.get(name);
     if (f === undefined) {
-      f = new FieldData(name, type);
+      f = new FieldData(name, type, this.fieldList.length);
       this.fieldMap.set(name, f);
       this.fieldList.push(f);
       this.fieldInfos = null;
     }
     return f;
+  }
+
+  /** Postings id of a term of field `f`, or -1. */
+  private postingsId(f: FieldData, term: string): number {
+    const len = this.scratch.encode(term);
+    const key = this.scratch.buf;
+    const t = this.dict.find(f.number, key, 0, len, hashBytes(key, 0, len, f.number));
+    return t < 0 ? -1 : this.dict.payload(t);
   }
 
   private markExists(f: FieldData, d: number): boolean {
@@ -195,48 +266,97 @@ export class Memtable implements SegmentReader {
     return true;
   }
 
-  /** Index of `term` in field `f`, registered with a new term id when first seen. */
-  private internTerm(f: FieldData, term: string): number {
-    const index = f.termIndex!.get(term);
-    if (index !== undefined) return index;
-    const own = ownString(term);
-    this.termBytes += stringBytes(own) + 48;
-    return f.addTerm(own, f.type === 'text' ? this.textPostings.newTerm() : this.plainPostings.newTerm());
+  /** Term number of the key bytes [start, end) in field `f`, registered when first seen. */
+  private intern(f: FieldData, bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const found = this.dict.find(f.number, bytes, start, end, hash);
+    if (found >= 0) return found;
+    const postingsId = f.positional ? this.textPostings.newTerm() : this.plainPostings.newTerm();
+    const t = this.dict.insert(f.number, bytes, start, end, hash, postingsId, f.terms!.length);
+    f.terms!.push(t);
+    return t;
+  }
+
+  /** Term number of a term given as a string. */
+  private internString(f: FieldData, term: string): number {
+    const len = this.scratch.encode(term);
+    const key = this.scratch.buf;
+    return this.intern(f, key, 0, len, hashBytes(key, 0, len, f.number));
   }
 
   private addText(f: FieldData, d: number, values: ReadonlyArray<string | number | boolean>): void {
     this.markExists(f, d);
     const store = this.textPostings;
-    const index = f.termIndex!;
-    const termIds = f.termIds!;
     let base = 0;
     for (let v = 0; v < values.length; v++) {
       const tokens = tokenize(String(values[v]));
       for (let p = 0; p < tokens.length; p++) {
-        const token = tokens[p]!;
-        let ti = index.get(token);
-        if (ti === undefined) ti = this.internTerm(f, token);
-        store.addPosition(termIds.data[ti]!, d, base + p);
+        store.addPosition(this.dict.payload(this.internString(f, tokens[p]!)), d, base + p);
       }
+      this.lastTokenCount += tokens.length;
       base += tokens.length + POSITION_GAP;
     }
+  }
+
+  /**
+   * Tokenizes the bytes of a JSON string (ASCII, escapes other than \u undecoded: each stands
+   * for a separator) with the rule of `tokenize`, and indexes the tokens; returns their count.
+   */
+  private addTextBytes(f: FieldData, d: number, bytes: Uint8Array, start: number, end: number): number {
+    const store = this.textPostings;
+    const token = this.tokenBytes;
+    const field = f.number;
+    let pos = 0;
+    let i = start;
+    while (i < end) {
+      let c = bytes[i]!;
+      if (c === BACKSLASH) {
+        i += 2;
+        continue;
+      }
+      if (BYTE_CLASS[c] === 0) {
+        i++;
+        continue;
+      }
+      let h = 0x811c9dc5;
+      let len = 0;
+      while (i < end) {
+        c = bytes[i]!;
+        const k = BYTE_CLASS[c]!;
+        if (k === 0) break;
+        if (k === 2) c |= 0x20;
+        // a token is cut at MAX_TOKEN_LENGTH; the rest of its run is dropped
+        if (len < MAX_TOKEN_LENGTH) {
+          token[len++] = c;
+          h = Math.imul(h ^ c, 0x01000193);
+        }
+        i++;
+      }
+      const t = this.intern(f, token, 0, len, finishHash(h, field));
+      store.addPosition(this.dict.payload(t), d, pos++);
+    }
+    return pos;
   }
 
   private addKeyword(f: FieldData, d: number, values: ReadonlyArray<string | number | boolean>): void {
     const first = this.markExists(f, d);
     for (let v = 0; v < values.length; v++) {
-      const ti = this.internTerm(f, String(values[v]));
-      this.plainPostings.addDoc(f.termIds!.data[ti]!, d);
-      if (first && v === 0) f.firstTerm!.push(ti);
+      const t = this.internString(f, String(values[v]));
+      this.plainPostings.addDoc(this.dict.payload(t), d);
+      if (first && v === 0) f.firstTerm!.push(this.dict.localIndex(t));
     }
+  }
+
+  private addBooleanValue(f: FieldData, d: number, b: boolean): void {
+    const key = b ? TRUE_KEY : FALSE_KEY;
+    const t = this.intern(f, key, 0, key.length, hashBytes(key, 0, key.length, f.number));
+    this.plainPostings.addDoc(this.dict.payload(t), d);
   }
 
   private addBoolean(f: FieldData, d: number, values: ReadonlyArray<string | number | boolean>): void {
     const first = this.markExists(f, d);
     for (let v = 0; v < values.length; v++) {
       const b = values[v] === true || values[v] === 'true';
-      const ti = this.internTerm(f, b ? 'true' : 'false');
-      this.plainPostings.addDoc(f.termIds!.data[ti]!, d);
+      this.addBooleanValue(f, d, b);
       if (first && v === 0) f.values!.push(b ? 1 : 0);
     }
   }
@@ -245,11 +365,4 @@ export class Memtable implements SegmentReader {
     if (!this.markExists(f, d)) return;
     f.values!.push(Number(values[0]));
   }
-}
-
-const BEYOND_LATIN1 = /[^\x00-\xff]/;
-
-function stringBytes(s: string): number {
-  // V8 stores a string one byte per code unit when all of them fit, else two
-  return BEYOND_LATIN1.test(s) ? s.length * 2 : s.length;
 }

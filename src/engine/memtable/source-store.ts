@@ -36,6 +36,17 @@ export class SourceStore {
     this.used += written;
   }
 
+  /** Adds a source given as UTF-8 bytes [start, end) of `bytes`. */
+  addBytes(bytes: Uint8Array, start: number, end: number): void {
+    const length = end - start;
+    if (this.chunks.length === 0 || this.current.length - this.used < length) this.newChunk(length);
+    this.current.set(bytes.subarray(start, end), this.used);
+    this.chunkOf.push(this.chunks.length - 1);
+    this.offsets.push(this.used);
+    this.lengths.push(length);
+    this.used += length;
+  }
+
   get(doc: number): string {
     const start = this.offsets.data[doc]!;
     return this.chunks[this.chunkOf.data[doc]!]!.toString('utf8', start, start + this.lengths.data[doc]!);
