@@ -7,3 +7,4 @@ export { IdGenerator, idTimestampMs, ID_EPOCH_MS } from './ids.js';
 export { crc32 } from './crc32.js';
 export { validateIndexName } from './index-name.js';
 export { parseDateMath, parseDateValue } from './date-math.js';
+export { jsonKind } from './json-kind.js';

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { BadRequestError, IdGenerator, SvcError, validateIndexName, IndexNotFoundError, ResourceExistsError, idTimestampMs, ID_EPOCH_MS } from '../common/index.js';
-import { buildDocument, type IndexedDocument } from './document/index.js';
+import { buildDocument, parseDocumentText, type IndexedDocument } from './document/index.js';
 import { Wal } from './wal/index.js';
 import { openSegment } from './segment/index.js';
-import { decodeWalBatch, encodeWalBatch, type WalDocument } from './ingest/wal-record.js';
+import { decodeWalBatch, ShardWriteBatch, type ScannedDocument } from './ingest/index.js';
 import { IndexShard, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
 import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
@@ -33,17 +33,15 @@ export interface EngineOptions {
   compactionEvents?: CompactionEvents;
   /** merge policy (tests use small factors) */
   mergePolicy?: MergePolicyOptions;
-  /** observe each accepted document (metrics) */
-  onDocumentIndexed?: (doc: IndexedDocument) => void;
+  /** observe each accepted document: its field count and `_line` token count (metrics) */
+  onDocumentIndexed?: (fields: number, tokens: number) => void;
 }
 
-/** One document of a bulk request, already parsed. */
+/** One document of a write: its JSON text is bytes [start, end) of the request body. */
 export interface WriteOp {
   index: string;
-  /** the parsed document line */
-  doc: unknown;
-  /** the document line as received (kept as the stored source when it can be) */
-  text?: string;
+  start: number;
+  end: number;
 }
 
 /** What a new index starts with besides its name. */
@@ -278,48 +276,54 @@ export class Engine {
   }
 
   /**
-   * Writes documents: each op either gets an `_id` or its own error; good ops are durable
-   * (WAL fsynced) and searchable when the promise resolves.
+   * Writes documents whose JSON texts are byte ranges of `body`: each op either gets an `_id` or
+   * its own error; good ops are durable (WAL fsynced) and searchable when the promise resolves.
+   * Flat log documents take the scanner's fast path; the rest are parsed and built in full.
    */
-  async write(ops: readonly WriteOp[], receivedTs = Date.now()): Promise<WriteOutcome[]> {
+  async write(body: Buffer, ops: readonly WriteOp[], receivedTs = Date.now()): Promise<WriteOutcome[]> {
     const outcomes: WriteOutcome[] = new Array(ops.length);
-    const shardsByIndex = new Map<string, IndexShard>();
-    for (const name of new Set(ops.map((op) => op.index))) {
+    const opsPerIndex = new Map<string, number>();
+    for (const op of ops) opsPerIndex.set(op.index, (opsPerIndex.get(op.index) ?? 0) + 1);
+    const batches = new Map<string, { shard: IndexShard; batch: ShardWriteBatch }>();
+    for (const [name, count] of opsPerIndex) {
       try {
-        shardsByIndex.set(name, await this.ensureIndex(name));
+        const shard = await this.ensureIndex(name);
+        batches.set(name, { shard, batch: new ShardWriteBatch(body, shard.fieldSlots.list, count) });
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
         for (let i = 0; i < ops.length; i++) if (ops[i]!.index === name) outcomes[i] = { ok: false, index: name, error: err };
       }
     }
 
-    // Build every document and give it its identity in one synchronous pass, so lids follow WAL order.
-    const groups = new Map<IndexShard, { docs: IndexedDocument[]; wal: WalDocument[] }>();
+    // Give every document its identity in one synchronous pass, so lids follow WAL order.
+    const scanned: ScannedDocument = { ts: NaN, keepEnd: 0, valueCount: 0 };
     for (let i = 0; i < ops.length; i++) {
       if (outcomes[i]) continue;
       const op = ops[i]!;
-      const shard = shardsByIndex.get(op.index)!;
+      const { shard, batch } = batches.get(op.index)!;
       try {
         const id = this.ids.next();
-        const doc = buildDocument(op.doc, shard.mapping, { id, lid: shard.peekLid() }, receivedTs, op.text);
+        const lid = shard.peekLid();
+        if (shard.fieldSlots.ready && shard.scanner.scan(body, op.start, op.end, batch.values, scanned)) {
+          const hasTs = !Number.isNaN(scanned.ts);
+          batch.addScanned(id, hasTs ? scanned.ts : receivedTs, lid, hasTs, op.start, scanned.keepEnd);
+        } else {
+          const text = body.toString('utf8', op.start, op.end);
+          batch.addGeneral(buildDocument(parseDocumentText(text), shard.mapping, { id, lid }, receivedTs, text));
+        }
         shard.takeLid();
-        let group = groups.get(shard);
-        if (!group) groups.set(shard, (group = { docs: [], wal: [] }));
-        group.docs.push(doc);
-        group.wal.push({ id: doc.id, ts: doc.ts, lid: doc.lid, source: doc.source });
-        outcomes[i] = { ok: true, index: op.index, id: id.toString(), lid: doc.lid };
+        outcomes[i] = { ok: true, index: op.index, id: id.toString(), lid };
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
         outcomes[i] = { ok: false, index: op.index, error: err };
       }
     }
-    if (groups.size === 0) return outcomes;
 
-    const entries = [...groups];
-    const { seq } = await this.wal.append(entries.map(([shard, g]) => encodeWalBatch({ index: shard.name, docs: g.wal })));
-    for (const [shard, group] of entries) {
-      shard.addDurable(group.docs, seq);
-      if (this.opts.onDocumentIndexed) for (const doc of group.docs) this.opts.onDocumentIndexed(doc);
+    const entries = [...batches.values()].filter((e) => e.batch.size > 0);
+    if (entries.length === 0) return outcomes;
+    const { seq } = await this.wal.append(entries.map((e) => e.batch.walRecord(e.shard.name)));
+    for (const { shard, batch } of entries) {
+      shard.addBatch(batch, seq, this.opts.onDocumentIndexed);
       if (shard.memtableBytes >= this.opts.memtableMaxBytes) void this.flushShard(shard).catch(() => undefined);
     }
     return outcomes;

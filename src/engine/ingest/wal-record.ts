@@ -20,28 +20,46 @@ export interface WalBatch {
   docs: WalDocument[];
 }
 
+/** Bytes of a document's fixed header in a record: `_id`, `_ts`, `_lid`, source length. */
+export const WAL_DOC_HEADER_BYTES = 28;
+
+/** Bytes of a record's header for an index name (UTF-8). */
+export function walBatchHeaderBytes(name: Buffer): number {
+  return 1 + 2 + name.length + 4;
+}
+
+/** Writes a record's header; returns the offset of its first document. */
+export function writeWalBatchHeader(buf: Buffer, name: Buffer, count: number): number {
+  let o = buf.writeUInt8(KIND_DOCUMENTS, 0);
+  o = buf.writeUInt16LE(name.length, o);
+  o += name.copy(buf, o);
+  return buf.writeUInt32LE(count, o);
+}
+
+/** Writes a document's header at `o`; its source follows; returns the source's offset. */
+export function writeWalDocHeader(buf: Buffer, o: number, id: bigint, ts: number, lid: number, sourceBytes: number): number {
+  buf.writeBigUInt64LE(id, o);
+  buf.writeDoubleLE(ts, o + 8);
+  buf.writeDoubleLE(lid, o + 16);
+  buf.writeUInt32LE(sourceBytes, o + 24);
+  return o + WAL_DOC_HEADER_BYTES;
+}
+
 export function encodeWalBatch(batch: WalBatch): Buffer {
   const name = Buffer.from(batch.index, 'utf8');
-  let size = 1 + 2 + name.length + 4;
+  let size = walBatchHeaderBytes(name);
   const sources: Buffer[] = new Array(batch.docs.length);
   for (let i = 0; i < batch.docs.length; i++) {
     const src = Buffer.from(batch.docs[i]!.source, 'utf8');
     sources[i] = src;
-    size += 8 + 8 + 8 + 4 + src.length;
+    size += WAL_DOC_HEADER_BYTES + src.length;
   }
   const buf = Buffer.allocUnsafe(size);
-  let o = 0;
-  o = buf.writeUInt8(KIND_DOCUMENTS, o);
-  o = buf.writeUInt16LE(name.length, o);
-  o += name.copy(buf, o);
-  o = buf.writeUInt32LE(batch.docs.length, o);
+  let o = writeWalBatchHeader(buf, name, batch.docs.length);
   for (let i = 0; i < batch.docs.length; i++) {
     const doc = batch.docs[i]!;
-    o = buf.writeBigUInt64LE(doc.id, o);
-    o = buf.writeDoubleLE(doc.ts, o);
-    o = buf.writeDoubleLE(doc.lid, o);
     const src = sources[i]!;
-    o = buf.writeUInt32LE(src.length, o);
+    o = writeWalDocHeader(buf, o, doc.id, doc.ts, doc.lid, src.length);
     o += src.copy(buf, o);
   }
   return buf;

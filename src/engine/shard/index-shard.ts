@@ -12,6 +12,7 @@ import { IndexMapping } from '../mapping/index.js';
 import { Memtable } from '../memtable/index.js';
 import { openSegment } from '../segment/index.js';
 import { persistSegment, type PersistTarget } from './persist-segment.js';
+import { DocumentScanner, FieldSlots, type ShardWriteBatch } from '../ingest/index.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
 
 export type ClosableSegmentReader = SegmentReader & { close(): void };
@@ -36,6 +37,9 @@ export class IndexShard {
   readonly createdAtMs: number;
   readonly settings: Record<string, unknown>;
   readonly mapping: IndexMapping;
+  /** the fast path of writes: JSON key bytes → mapped fields, and the document scanner */
+  readonly fieldSlots: FieldSlots;
+  readonly scanner: DocumentScanner;
   private active: PendingMemtable;
   private readonly flushing: PendingMemtable[] = [];
   private segments: OpenSegment[] = [];
@@ -59,6 +63,8 @@ export class IndexShard {
     this.settings = record.settings;
     this.mapping = record.mappings ? IndexMapping.fromJSON(record.mappings) : new IndexMapping();
     this.mappingVersionCommitted = this.mapping.version;
+    this.fieldSlots = new FieldSlots(this.mapping);
+    this.scanner = new DocumentScanner(this.fieldSlots);
     this.segments = [...segments].sort((a, b) => a.record.maxLid - b.record.maxLid);
     this.nextLidValue = this.durableMaxLid() + 1;
     this.active = { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
@@ -93,6 +99,15 @@ export class IndexShard {
       this.active.memtable.add(doc);
       this.active.sourceBytes += doc.source.length;
     }
+    this.lastUsedMs = Date.now();
+  }
+
+  /** Adds the documents of a write whose WAL record (`batch.walRecord`) is on disk. */
+  addBatch(batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): void {
+    if (batch.size === 0) return;
+    if (this.active.firstWalSeq === null) this.active.firstWalSeq = walSeq;
+    batch.addTo(this.active.memtable, indexed);
+    this.active.sourceBytes += batch.sourceBytes;
     this.lastUsedMs = Date.now();
   }
 

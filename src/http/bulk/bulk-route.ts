@@ -60,10 +60,10 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
       continue;
     }
     opOf[i] = ops.length;
-    ops.push({ index, doc: item.doc, text: item.text });
+    ops.push({ index, start: item.start, end: item.end });
   }
 
-  const outcomes = await deps.engine.write(ops);
+  const outcomes = await deps.engine.write(body, ops);
   let anyError = false;
   let indexedBytes = 0;
   const rendered: string[] = new Array(items.length);

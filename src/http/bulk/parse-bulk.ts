@@ -1,16 +1,18 @@
 /**
  * `_bulk` bodies: NDJSON pairs of an action line and a document line. A malformed action line
- * fails the whole request (nothing is stored); a bad document line fails only its item.
+ * fails the whole request (nothing is stored); document lines are left as byte ranges for the
+ * engine, where a bad one fails only its item.
  */
-import { BadRequestError, SvcError } from '../../common/index.js';
+import { BadRequestError, jsonKind, SvcError } from '../../common/index.js';
 import { ndjsonLines } from '../request-body.js';
 
 export type BulkAction = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS: ReadonlySet<string> = new Set(['index', 'create', 'update', 'delete']);
 
+/** An action with its document line as bytes [start, end) of the body (parsed by the engine). */
 export type BulkItem =
-  | { action: BulkAction; index: string; doc: unknown; text: string; docBytes: number; error?: undefined }
-  | { action: BulkAction; index: string; doc?: undefined; docBytes: number; error: SvcError };
+  | { action: BulkAction; index: string; start: number; end: number; docBytes: number; error?: undefined }
+  | { action: BulkAction; index: string; docBytes: number; error: SvcError };
 
 export interface ParsedBulk {
   items: BulkItem[];
@@ -51,7 +53,7 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
       items.push({ action, index, docBytes, error: unsupported(action) });
       continue;
     }
-    items.push(parseDocumentLine(action, index, body.toString('utf8', docStart, docEnd), docBytes));
+    items.push({ action, index, start: docStart, end: docEnd, docBytes });
   }
   if (items.length === 0) {
     throw new BadRequestError('Validation Failed: 1: no requests added;', 'action_request_validation_exception');
@@ -88,30 +90,7 @@ function parseActionLine(text: string, lineNo: number): { action: BulkAction; me
   return { action: action as BulkAction, meta: m };
 }
 
-function parseDocumentLine(action: BulkAction, index: string, text: string, docBytes: number): BulkItem {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    return { action, index, docBytes, error: new BadRequestError(`failed to parse: ${(err as Error).message}`, 'mapper_parsing_exception') };
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    return {
-      action,
-      index,
-      docBytes,
-      error: new BadRequestError(`failed to parse, document is not a JSON object but a JSON ${jsonKind(doc)}`, 'mapper_parsing_exception'),
-    };
-  }
-  return { action, index, doc, text, docBytes };
-}
-
 function unsupported(action: string): SvcError {
   return new BadRequestError(`bulk action [${action}] is not supported: documents are immutable; use [index] or [create]`, 'illegal_argument_exception');
 }
 
-function jsonKind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
-}

@@ -8,6 +8,7 @@ import { Engine, executeSearch, type CompactionEvents, type MergePlan } from '..
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
+import { writeDocs } from '../../support/engine-writes.js';
 
 const policy = { l0MergeFactor: 3, l1MergeFactor: 3, maxMergeSegments: 8, l2MinDocs: 1_000_000, maxSegmentDocs: 10_000_000 };
 
@@ -46,7 +47,7 @@ describe('compaction', () => {
     let engine = await openEngine(dataDir, metastore, events);
     for (let round = 0; round < 3; round++) {
       const ops = Array.from({ length: 100 }, (_, i) => ({ index: 'merge-me', doc: { _line: `round ${round} line ${i} ${i % 2 ? 'odd' : 'even'}`, n: i } }));
-      const outcomes = await engine.write(ops);
+      const outcomes = await writeDocs(engine, ops);
       assert.ok(outcomes.every((o) => o.ok));
       await engine.flush(['merge-me']);
     }

@@ -9,6 +9,7 @@ import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
 import { QueryTimeoutError } from '../../../src/common/index.js';
+import { writeDocs } from '../../support/engine-writes.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -35,7 +36,7 @@ describe('query threads', () => {
         index: 'pooled',
         doc: { _line: `part ${part} line ${i} ${i % 3 === 0 ? 'fizz' : 'plain'}`, n: (i * 7 + part) % 50, _ts: 1_700_000_000_000 + ((i * 3 + part * 101) % 600) * 1000 },
       }));
-      assert.ok((await engine.write(ops)).every((o) => o.ok));
+      assert.ok((await writeDocs(engine, ops)).every((o) => o.ok));
       if (part < 2) await engine.flush(['pooled']);
     }
     pool = new QueryPool({ threads: 2, logger });

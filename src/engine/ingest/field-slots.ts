@@ -1,0 +1,53 @@
+/**
+ * The fields of one index as the document scanner meets them: JSON key bytes → a slot (a small
+ * stable number with the field's name and mapped type). Only fields the mapping already holds
+ * get a slot; a key seen for the first time sends its document down the general path, which
+ * types the field, and the next document finds it here.
+ */
+import type { IndexMapping } from '../mapping/index.js';
+import type { FieldSlot } from '../memtable/index.js';
+import { hashBytes, TermHash } from '../memtable/index.js';
+
+/** `_ts`: read by the scanner itself */
+export const SLOT_TS = -1;
+/** a key the scanner leaves to the general path: not mapped yet, or metadata (`_id`, `_lid`, …) */
+export const SLOT_GENERAL = -2;
+
+/** Keys that are never an ordinary field: metadata, `_lid` (set by the service), and one JS hazard. */
+const GENERAL_KEYS: ReadonlySet<string> = new Set(['_id', '_index', '_lid', '__proto__']);
+
+export class FieldSlots {
+  readonly list: FieldSlot[] = [];
+  private readonly keys = new TermHash();
+
+  constructor(private readonly mapping: IndexMapping) {}
+
+  /**
+   * Whether the fast path may run: the general path has seen a document of this index, so the
+   * built-in fields (`_ts`, `_lid`, which the scanner never registers) are in the mapping.
+   */
+  get ready(): boolean {
+    return this.mapping.mappedType('_ts') !== undefined && this.mapping.mappedType('_lid') !== undefined;
+  }
+
+  /** The slot of the key bytes [start, end) (ASCII, no escapes), SLOT_TS, or SLOT_GENERAL. */
+  slotOf(bytes: Uint8Array, start: number, end: number): number {
+    const hash = hashBytes(bytes, start, end, 0);
+    const t = this.keys.find(0, bytes, start, end, hash);
+    if (t >= 0) return this.keys.payload(t);
+    const name = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
+    if (GENERAL_KEYS.has(name)) return this.remember(bytes, start, end, hash, SLOT_GENERAL);
+    if (name === '_ts') return this.remember(bytes, start, end, hash, SLOT_TS);
+    // not remembered: once the general path has typed the field, it gets a slot
+    const type = this.mapping.mappedType(name);
+    if (type === undefined) return SLOT_GENERAL;
+    const slot = this.list.length;
+    this.list.push({ slot, name, type });
+    return this.remember(bytes, start, end, hash, slot);
+  }
+
+  private remember(bytes: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+    this.keys.insert(0, bytes, start, end, hash, slot, 0);
+    return slot;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The write path from request bytes to memtable: the document scanner (the fast path for flat
+ * log documents), the per-index batch of a write, and the write-ahead log record format.
+ */
+export { DocumentScanner, type ScannedDocument } from './scan-document.js';
+export { FieldSlots, SLOT_GENERAL, SLOT_TS } from './field-slots.js';
+export { ShardWriteBatch } from './shard-write-batch.js';
+export { ScannedValueList } from './scanned-value-list.js';
+export { decodeWalBatch, encodeWalBatch, type WalBatch, type WalDocument } from './wal-record.js';

@@ -1,0 +1,138 @@
+/**
+ * The documents of one write for one index, in request order: scanned ones (values in a
+ * ScannedValueList, source as a byte range of the request) and general ones (IndexedDocuments).
+ * It renders the batch's write-ahead log record straight from the request bytes, and after the
+ * record is durable adds every document to a memtable, taking the sources from the record.
+ */
+import type { IndexedDocument } from '../document/index.js';
+import type { Memtable } from '../memtable/index.js';
+import type { FieldSlot } from '../memtable/index.js';
+import { ScannedValueList } from './scanned-value-list.js';
+import { WAL_DOC_HEADER_BYTES, walBatchHeaderBytes, writeWalBatchHeader, writeWalDocHeader } from './wal-record.js';
+
+export class ShardWriteBatch {
+  readonly values: ScannedValueList;
+  private count = 0;
+  private readonly ids: BigUint64Array;
+  private readonly ts: Float64Array;
+  private readonly lids: Float64Array;
+  /** scanned docs: the kept source bytes [keepStart, keepEnd) and its suffix */
+  private readonly keepStart: Uint32Array;
+  private readonly keepEnd: Uint32Array;
+  private readonly suffixes: string[];
+  /** values of doc k end at valueEnd[k] (they start where doc k - 1's end) */
+  private readonly valueEnd: Uint32Array;
+  /** general docs by position; undefined for scanned ones */
+  private readonly general: Array<IndexedDocument | undefined>;
+  /** where each doc's source lies in the record, once rendered */
+  private sourceAt: Uint32Array | null = null;
+  private sourceLength: Uint32Array | null = null;
+  private record: Buffer | null = null;
+
+  constructor(
+    private readonly bytes: Buffer,
+    slots: readonly FieldSlot[],
+    capacity: number,
+  ) {
+    this.values = new ScannedValueList(bytes, slots, capacity * 8);
+    this.ids = new BigUint64Array(capacity);
+    this.ts = new Float64Array(capacity);
+    this.lids = new Float64Array(capacity);
+    this.keepStart = new Uint32Array(capacity);
+    this.keepEnd = new Uint32Array(capacity);
+    this.suffixes = new Array(capacity);
+    this.valueEnd = new Uint32Array(capacity);
+    this.general = new Array(capacity);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * A scanned document (its values already appended to `values`). Its stored source is the text
+   * as sent up to `keepEnd` with `_ts` (when the text has none) and `_lid` appended, exactly as
+   * the general path renders a document whose text it can keep.
+   */
+  addScanned(id: bigint, ts: number, lid: number, textHasTs: boolean, keepStart: number, keepEnd: number): void {
+    const k = this.count++;
+    this.ids[k] = id;
+    this.ts[k] = ts;
+    this.lids[k] = lid;
+    this.keepStart[k] = keepStart;
+    this.keepEnd[k] = keepEnd;
+    this.suffixes[k] = textHasTs ? `,"_lid":${lid}}` : `,"_ts":${ts},"_lid":${lid}}`;
+    this.valueEnd[k] = this.values.length;
+  }
+
+  addGeneral(doc: IndexedDocument): void {
+    const k = this.count++;
+    this.ids[k] = doc.id;
+    this.ts[k] = doc.ts;
+    this.lids[k] = doc.lid;
+    this.general[k] = doc;
+    this.valueEnd[k] = this.values.length;
+  }
+
+  /** The write-ahead log record of the batch (rendered once). */
+  walRecord(index: string): Buffer {
+    if (this.record !== null) return this.record;
+    const name = Buffer.from(index, 'utf8');
+    const n = this.count;
+    const lengths = new Uint32Array(n);
+    let size = walBatchHeaderBytes(name);
+    for (let k = 0; k < n; k++) {
+      const doc = this.general[k];
+      lengths[k] = doc !== undefined ? Buffer.byteLength(doc.source, 'utf8') : this.keepEnd[k]! - this.keepStart[k]! + this.suffixes[k]!.length;
+      size += WAL_DOC_HEADER_BYTES + lengths[k]!;
+    }
+    const buf = Buffer.allocUnsafe(size);
+    const at = new Uint32Array(n);
+    let o = writeWalBatchHeader(buf, name, n);
+    for (let k = 0; k < n; k++) {
+      o = writeWalDocHeader(buf, o, this.ids[k]!, this.ts[k]!, this.lids[k]!, lengths[k]!);
+      at[k] = o;
+      const doc = this.general[k];
+      if (doc !== undefined) {
+        o += buf.write(doc.source, o, 'utf8');
+      } else {
+        o += this.bytes.copy(buf, o, this.keepStart[k]!, this.keepEnd[k]!);
+        o += buf.write(this.suffixes[k]!, o, 'latin1');
+      }
+    }
+    this.sourceAt = at;
+    this.sourceLength = lengths;
+    this.record = buf;
+    return buf;
+  }
+
+  /** Source bytes of all documents (the write budget counts them). */
+  get sourceBytes(): number {
+    let total = 0;
+    for (let k = 0; k < this.count; k++) total += this.sourceLength![k]!;
+    return total;
+  }
+
+  /**
+   * Adds every document to the memtable, in order, after `walRecord`; calls `indexed` with each
+   * document's field and `_line` token counts.
+   */
+  addTo(memtable: Memtable, indexed?: (fields: number, tokens: number) => void): void {
+    const record = this.record!;
+    const at = this.sourceAt!;
+    const lengths = this.sourceLength!;
+    let from = 0;
+    for (let k = 0; k < this.count; k++) {
+      const to = this.valueEnd[k]!;
+      const doc = this.general[k];
+      if (doc !== undefined) {
+        memtable.add(doc);
+        indexed?.(doc.fields.length, memtable.lastTokenCount);
+      } else {
+        memtable.addScanned(this.ids[k]!, this.ts[k]!, this.lids[k]!, record, at[k]!, at[k]! + lengths[k]!, this.values, from, to);
+        indexed?.(to - from, memtable.lastTokenCount);
+      }
+      from = to;
+    }
+  }
+}
