@@ -17,10 +17,17 @@ const BIG_BLOCK = 2048;
 /** `starts` flag of a block held in `own`; the rest of the value indexes `own` */
 const OWN_FLAG = 0x80000000;
 
+/** A BlockArena's arrays, copied for another thread. */
+export interface BlockArenaSnapshot {
+  data: Uint32Array<ArrayBuffer>;
+  starts: Uint32Array<ArrayBuffer>;
+  own: Array<Uint32Array<ArrayBuffer>>;
+}
+
 export class BlockArena {
-  private data = new Uint32Array(MIN_ARENA);
+  private data: Uint32Array = new Uint32Array(MIN_ARENA);
   private top = 0;
-  private starts = new Uint32Array(256);
+  private starts: Uint32Array = new Uint32Array(256);
   private blocks = 0;
   /** sum of capacities of the blocks in the arena: what a compaction keeps */
   private liveCap = 0;
@@ -36,6 +43,21 @@ export class BlockArena {
   /** bytes held by the arena, its table and its own-array blocks */
   get byteSize(): number {
     return this.data.byteLength + this.starts.byteLength + this.ownBytes;
+  }
+
+  snapshot(): BlockArenaSnapshot {
+    return { data: this.data.slice(0, this.top), starts: this.starts.slice(0, this.blocks), own: this.own.map((a) => a.slice()) };
+  }
+
+  /** A read-only arena over a snapshot's arrays. */
+  static restore(s: BlockArenaSnapshot, minCapacity: number, lengthOf: (block: number) => number): BlockArena {
+    const arena = new BlockArena(minCapacity, lengthOf);
+    arena.data = s.data;
+    arena.top = s.data.length;
+    arena.starts = s.starts;
+    arena.blocks = s.starts.length;
+    arena.own.push(...s.own);
+    return arena;
   }
 
   /** Adds an empty block; block ids are dense from 0. */

@@ -10,15 +10,25 @@ import { F64List, I32List, U32List } from './growable.js';
 import { decodeTerm } from './term-bytes.js';
 import type { TermHash } from './term-hash.js';
 
+export interface FieldDataSnapshot {
+  name: string;
+  type: FieldType;
+  number: number;
+  terms: Int32Array<ArrayBuffer> | null;
+  docs: Uint32Array<ArrayBuffer>;
+  values: Float64Array<ArrayBuffer> | null;
+  firstTerm: Int32Array<ArrayBuffer> | null;
+}
+
 export class FieldData {
   /** term numbers (TermHash) by index within the field; null for fields without terms */
-  readonly terms: I32List | null;
+  terms: I32List | null;
   /** docs with at least one value, increasing */
-  readonly docs = new U32List(16);
+  docs = new U32List(16);
   /** numeric fields: first value of each doc in `docs` */
-  readonly values: F64List | null;
+  values: F64List | null;
   /** keyword fields: index within the field of the first value of each doc in `docs` */
-  readonly firstTerm: I32List | null;
+  firstTerm: I32List | null;
   lastDoc = -1;
   /** text: whether its terms live in the positional postings store */
   readonly positional: boolean;
@@ -41,6 +51,27 @@ export class FieldData {
     this.positional = type === 'text';
     this.values = type === 'long' || type === 'double' || type === 'date' || type === 'boolean' ? new F64List(16) : null;
     this.firstTerm = type === 'keyword' ? new I32List(16) : null;
+  }
+
+  snapshot(): FieldDataSnapshot {
+    return {
+      name: this.name,
+      type: this.type,
+      number: this.number,
+      terms: this.terms?.copy() ?? null,
+      docs: this.docs.copy(),
+      values: this.values?.copy() ?? null,
+      firstTerm: this.firstTerm?.copy() ?? null,
+    };
+  }
+
+  static restore(s: FieldDataSnapshot): FieldData {
+    const f = new FieldData(s.name, s.type, s.number);
+    f.terms = s.terms === null ? null : I32List.of(s.terms);
+    f.docs = U32List.of(s.docs);
+    f.values = s.values === null ? null : F64List.of(s.values);
+    f.firstTerm = s.firstTerm === null ? null : I32List.of(s.firstTerm);
+    return f;
   }
 
   get termCount(): number {

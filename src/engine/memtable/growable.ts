@@ -13,6 +13,19 @@ export class U32List {
   data: Uint32Array;
   length = 0;
 
+  /** A list holding exactly `values` (a frozen copy, for a memtable snapshot). */
+  static of(values: Uint32Array): U32List {
+    const list = new U32List(0);
+    list.data = values;
+    list.length = values.length;
+    return list;
+  }
+
+  /** A copy of the values, sized to them. */
+  copy(): Uint32Array<ArrayBuffer> {
+    return this.data.slice(0, this.length);
+  }
+
   constructor(initialCapacity = 16) {
     this.data = new Uint32Array(initialCapacity);
   }
@@ -41,6 +54,19 @@ export class I32List {
   data: Int32Array;
   length = 0;
 
+  /** A list holding exactly `values` (a frozen copy, for a memtable snapshot). */
+  static of(values: Int32Array): I32List {
+    const list = new I32List(0);
+    list.data = values;
+    list.length = values.length;
+    return list;
+  }
+
+  /** A copy of the values, sized to them. */
+  copy(): Int32Array<ArrayBuffer> {
+    return this.data.slice(0, this.length);
+  }
+
   constructor(initialCapacity = 16) {
     this.data = new Int32Array(initialCapacity);
   }
@@ -60,6 +86,19 @@ export class I32List {
 export class F64List {
   data: Float64Array;
   length = 0;
+
+  /** A list holding exactly `values` (a frozen copy, for a memtable snapshot). */
+  static of(values: Float64Array): F64List {
+    const list = new F64List(0);
+    list.data = values;
+    list.length = values.length;
+    return list;
+  }
+
+  /** A copy of the values, sized to them. */
+  copy(): Float64Array<ArrayBuffer> {
+    return this.data.slice(0, this.length);
+  }
 
   constructor(initialCapacity = 16) {
     this.data = new Float64Array(initialCapacity);
@@ -84,6 +123,19 @@ export class F64List {
 export class BigU64List {
   data: BigUint64Array;
   length = 0;
+
+  /** A list holding exactly `values` (a frozen copy, for a memtable snapshot). */
+  static of(values: BigUint64Array): BigU64List {
+    const list = new BigU64List(0);
+    list.data = values;
+    list.length = values.length;
+    return list;
+  }
+
+  /** A copy of the values, sized to them. */
+  copy(): BigUint64Array<ArrayBuffer> {
+    return this.data.slice(0, this.length);
+  }
 
   constructor(initialCapacity = 16) {
     this.data = new BigUint64Array(initialCapacity);

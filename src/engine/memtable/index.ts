@@ -6,6 +6,6 @@
  * Buffers. Documents come as IndexedDocuments or scanned straight from their JSON bytes.
  * Flushed to a segment file by src/engine/segment.
  */
-export { Memtable, POSITION_GAP } from './memtable.js';
+export { Memtable, POSITION_GAP, snapshotTransferables, type MemtableSnapshot } from './memtable.js';
 export type { FieldSlot, ScannedValues } from './scanned-docs.js';
 export { TermHash, hashBytes } from './term-hash.js';

@@ -6,13 +6,13 @@
 import { MAX_TOKEN_LENGTH, tokenize } from '../analysis/index.js';
 import type { IndexedDocument } from '../document/index.js';
 import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
-import { FieldData } from './field-data.js';
+import { FieldData, type FieldDataSnapshot } from './field-data.js';
 import { BigU64List, F64List } from './growable.js';
-import { PlainPostings, PositionalPostings } from './postings-store.js';
+import { PlainPostings, PositionalPostings, type PlainPostingsSnapshot, type PositionalPostingsSnapshot } from './postings-store.js';
 import type { ScannedValues } from './scanned-docs.js';
-import { SourceStore } from './source-store.js';
+import { SourceStore, type SourceStoreSnapshot } from './source-store.js';
 import { TermScratch } from './term-bytes.js';
-import { finishHash, hashBytes, TermHash } from './term-hash.js';
+import { finishHash, hashBytes, TermHash, type TermHashSnapshot } from './term-hash.js';
 
 /** Positions skipped between the values of a multi-valued text field, so phrases do not span them. */
 export const POSITION_GAP = 100;
@@ -30,8 +30,28 @@ const BACKSLASH = 0x5c;
 const TRUE_KEY = Buffer.from('true');
 const FALSE_KEY = Buffer.from('false');
 
+/**
+ * A frozen copy of a memtable's arrays: it crosses to a segment writer thread (its buffers
+ * transferred, see `snapshotTransferables`) and is searchable there again as a Memtable.
+ */
+export interface MemtableSnapshot {
+  id: string;
+  createdAtMs: number;
+  minTs: number;
+  maxTs: number;
+  maxLid: number;
+  ids: BigUint64Array<ArrayBuffer>;
+  ts: Float64Array<ArrayBuffer>;
+  lids: Float64Array<ArrayBuffer>;
+  sources: SourceStoreSnapshot;
+  dict: TermHashSnapshot;
+  fields: FieldDataSnapshot[];
+  text: PositionalPostingsSnapshot;
+  plain: PlainPostingsSnapshot;
+}
+
 export class Memtable implements SegmentReader {
-  readonly createdAtMs = Date.now();
+  readonly createdAtMs: number;
   private minTsMs = Infinity;
   private maxTsMs = -Infinity;
   private maxLidSeen = 0;
@@ -39,13 +59,13 @@ export class Memtable implements SegmentReader {
   private readonly fieldMap = new Map<string, FieldData>();
   private readonly fieldList: FieldData[] = [];
   private fieldInfos: FieldInfo[] | null = null;
-  private readonly textPostings = new PositionalPostings();
-  private readonly plainPostings = new PlainPostings();
-  private readonly idList = new BigU64List(1024);
-  private readonly tsList = new F64List(1024);
-  private readonly lidList = new F64List(1024);
-  private readonly sources = new SourceStore();
-  private readonly dict = new TermHash();
+  private readonly textPostings: PositionalPostings;
+  private readonly plainPostings: PlainPostings;
+  private readonly idList: BigU64List;
+  private readonly tsList: F64List;
+  private readonly lidList: F64List;
+  private readonly sources: SourceStore;
+  private readonly dict: TermHash;
   private readonly scratch = new TermScratch();
   private readonly tokenBytes = new Uint8Array(MAX_TOKEN_LENGTH);
   /** fields by the slot numbers of scanned documents */
@@ -53,7 +73,58 @@ export class Memtable implements SegmentReader {
   /** `_line` tokens of the last document added (metrics) */
   lastTokenCount = 0;
 
-  constructor(readonly id: string) {}
+  /** An empty memtable, or a read-only one over a snapshot's arrays. */
+  constructor(
+    readonly id: string,
+    snapshot?: MemtableSnapshot,
+  ) {
+    if (snapshot === undefined) {
+      this.createdAtMs = Date.now();
+      this.textPostings = new PositionalPostings();
+      this.plainPostings = new PlainPostings();
+      this.idList = new BigU64List(1024);
+      this.tsList = new F64List(1024);
+      this.lidList = new F64List(1024);
+      this.sources = new SourceStore();
+      this.dict = new TermHash();
+      return;
+    }
+    this.createdAtMs = snapshot.createdAtMs;
+    this.minTsMs = snapshot.minTs;
+    this.maxTsMs = snapshot.maxTs;
+    this.maxLidSeen = snapshot.maxLid;
+    this.textPostings = new PositionalPostings(snapshot.text);
+    this.plainPostings = new PlainPostings(snapshot.plain);
+    this.idList = BigU64List.of(snapshot.ids);
+    this.tsList = F64List.of(snapshot.ts);
+    this.lidList = F64List.of(snapshot.lids);
+    this.sources = SourceStore.restore(snapshot.sources);
+    this.dict = TermHash.restore(snapshot.dict);
+    for (const f of snapshot.fields) {
+      const field = FieldData.restore(f);
+      this.fieldMap.set(field.name, field);
+      this.fieldList.push(field);
+    }
+  }
+
+  /** A frozen copy of everything the memtable holds (to write it elsewhere while it still serves searches). */
+  snapshot(): MemtableSnapshot {
+    return {
+      id: this.id,
+      createdAtMs: this.createdAtMs,
+      minTs: this.minTsMs,
+      maxTs: this.maxTsMs,
+      maxLid: this.maxLidSeen,
+      ids: this.idList.copy(),
+      ts: this.tsList.copy(),
+      lids: this.lidList.copy(),
+      sources: this.sources.snapshot(),
+      dict: this.dict.snapshot(),
+      fields: this.fieldList.map((f) => f.snapshot()),
+      text: this.textPostings.snapshot(),
+      plain: this.plainPostings.snapshot(),
+    };
+  }
 
   get numDocs(): number {
     return this.sources.count;
@@ -365,4 +436,20 @@ export class Memtable implements SegmentReader {
     if (!this.markExists(f, d)) return;
     f.values!.push(Number(values[0]));
   }
+}
+
+/** Every buffer of a snapshot, to transfer it to another thread instead of copying it again. */
+export function snapshotTransferables(s: MemtableSnapshot): ArrayBuffer[] {
+  const arenas = [s.text.docs, s.text.offsets, s.text.positions, s.plain.docs];
+  const arrays: Array<{ buffer: ArrayBuffer }> = [s.ids, s.ts, s.lids, s.sources.chunkOf, s.sources.offsets, s.sources.lengths, ...s.sources.chunks];
+  arrays.push(s.dict.arena, s.dict.starts, s.dict.lengths, s.dict.fieldOf, s.dict.hashes, s.dict.payloads, s.dict.localIndexes, s.dict.table);
+  arrays.push(s.text.counts, s.plain.counts);
+  for (const a of arenas) arrays.push(a.data, a.starts, ...a.own);
+  for (const f of s.fields) {
+    arrays.push(f.docs);
+    if (f.terms) arrays.push(f.terms);
+    if (f.values) arrays.push(f.values);
+    if (f.firstTerm) arrays.push(f.firstTerm);
+  }
+  return arrays.map((a) => a.buffer);
 }

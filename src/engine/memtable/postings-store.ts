@@ -4,12 +4,19 @@
  * offsets into it, the last one the running end, so `positions()` returns views only. The only
  * per-term table besides the arenas' starts is the doc count: the other lengths follow from it.
  */
-import { BlockArena } from './block-arena.js';
+import { BlockArena, type BlockArenaSnapshot } from './block-arena.js';
 import type { PositionPostings } from '../segment-reader.js';
 
 class DocCounts {
-  data = new Uint32Array(256);
+  data: Uint32Array = new Uint32Array(256);
   length = 0;
+
+  static of(counts: Uint32Array): DocCounts {
+    const c = new DocCounts();
+    c.data = counts;
+    c.length = counts.length;
+    return c;
+  }
 
   add(): number {
     if (this.length === this.data.length) {
@@ -22,10 +29,32 @@ class DocCounts {
   }
 }
 
+export interface PlainPostingsSnapshot {
+  counts: Uint32Array<ArrayBuffer>;
+  docs: BlockArenaSnapshot;
+}
+
+export interface PositionalPostingsSnapshot {
+  counts: Uint32Array<ArrayBuffer>;
+  docs: BlockArenaSnapshot;
+  offsets: BlockArenaSnapshot;
+  positions: BlockArenaSnapshot;
+}
+
 /** Doc ids per term (keywords, booleans). */
 export class PlainPostings {
-  private readonly counts = new DocCounts();
-  private readonly docs = new BlockArena(1, (t) => this.counts.data[t]!);
+  private readonly counts: DocCounts;
+  private readonly docs: BlockArena;
+
+  constructor(s?: PlainPostingsSnapshot) {
+    this.counts = s ? DocCounts.of(s.counts) : new DocCounts();
+    const lengthOf = (t: number): number => this.counts.data[t]!;
+    this.docs = s ? BlockArena.restore(s.docs, 1, lengthOf) : new BlockArena(1, lengthOf);
+  }
+
+  snapshot(): PlainPostingsSnapshot {
+    return { counts: this.counts.data.slice(0, this.counts.length), docs: this.docs.snapshot() };
+  }
 
   get byteSize(): number {
     return this.docs.byteSize + this.counts.data.byteLength;
@@ -55,10 +84,29 @@ export class PlainPostings {
 
 /** Doc ids, per-doc offsets and positions per term (text). */
 export class PositionalPostings {
-  private readonly counts = new DocCounts();
-  private readonly docs = new BlockArena(1, (t) => this.counts.data[t]!);
-  private readonly offsets = new BlockArena(2, (t) => this.counts.data[t]! + 1);
-  private readonly positions = new BlockArena(1, (t) => this.offsets.get(t, this.counts.data[t]!));
+  private readonly counts: DocCounts;
+  private readonly docs: BlockArena;
+  private readonly offsets: BlockArena;
+  private readonly positions: BlockArena;
+
+  constructor(s?: PositionalPostingsSnapshot) {
+    this.counts = s ? DocCounts.of(s.counts) : new DocCounts();
+    const docsOf = (t: number): number => this.counts.data[t]!;
+    const offsetsOf = (t: number): number => this.counts.data[t]! + 1;
+    const positionsOf = (t: number): number => this.offsets.get(t, this.counts.data[t]!);
+    this.docs = s ? BlockArena.restore(s.docs, 1, docsOf) : new BlockArena(1, docsOf);
+    this.offsets = s ? BlockArena.restore(s.offsets, 2, offsetsOf) : new BlockArena(2, offsetsOf);
+    this.positions = s ? BlockArena.restore(s.positions, 1, positionsOf) : new BlockArena(1, positionsOf);
+  }
+
+  snapshot(): PositionalPostingsSnapshot {
+    return {
+      counts: this.counts.data.slice(0, this.counts.length),
+      docs: this.docs.snapshot(),
+      offsets: this.offsets.snapshot(),
+      positions: this.positions.snapshot(),
+    };
+  }
 
   get byteSize(): number {
     return this.docs.byteSize + this.offsets.byteSize + this.positions.byteSize + this.counts.data.byteLength;

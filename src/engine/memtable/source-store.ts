@@ -6,14 +6,36 @@ import { U32List } from './growable.js';
 
 const CHUNK_BYTES = 1 << 20;
 
+export interface SourceStoreSnapshot {
+  chunks: Array<Uint8Array<ArrayBuffer>>;
+  chunkOf: Uint32Array<ArrayBuffer>;
+  offsets: Uint32Array<ArrayBuffer>;
+  lengths: Uint32Array<ArrayBuffer>;
+}
+
 export class SourceStore {
   private readonly chunks: Buffer[] = [];
   private current: Buffer = Buffer.allocUnsafe(0);
   private used = 0;
-  private readonly chunkOf = new U32List(1024);
-  private readonly offsets = new U32List(1024);
-  private readonly lengths = new U32List(1024);
+  private chunkOf = new U32List(1024);
+  private offsets = new U32List(1024);
+  private lengths = new U32List(1024);
   private chunkBytes = 0;
+
+  snapshot(): SourceStoreSnapshot {
+    const chunks = this.chunks.map((c, i) => new Uint8Array(c.buffer, c.byteOffset, i === this.chunks.length - 1 ? this.used : c.length).slice());
+    return { chunks, chunkOf: this.chunkOf.copy(), offsets: this.offsets.copy(), lengths: this.lengths.copy() };
+  }
+
+  /** A read-only store over a snapshot's arrays. */
+  static restore(s: SourceStoreSnapshot): SourceStore {
+    const store = new SourceStore();
+    for (const c of s.chunks) store.chunks.push(Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+    store.chunkOf = U32List.of(s.chunkOf);
+    store.offsets = U32List.of(s.offsets);
+    store.lengths = U32List.of(s.lengths);
+    return store;
+  }
 
   get count(): number {
     return this.lengths.length;

@@ -27,6 +27,19 @@ export function finishHash(h: number, field: number): number {
   return h ^ (h >>> 15);
 }
 
+/** A TermHash's arrays, copied: it crosses to another thread and is restored there. */
+export interface TermHashSnapshot {
+  arena: Uint8Array<ArrayBuffer>;
+  starts: Uint32Array<ArrayBuffer>;
+  lengths: Uint32Array<ArrayBuffer>;
+  fieldOf: Uint32Array<ArrayBuffer>;
+  hashes: Int32Array<ArrayBuffer>;
+  payloads: Int32Array<ArrayBuffer>;
+  localIndexes: Int32Array<ArrayBuffer>;
+  table: Int32Array<ArrayBuffer>;
+  count: number;
+}
+
 export class TermHash {
   /** term bytes, back to back */
   private arena = new Uint8Array(MIN_ARENA);
@@ -88,6 +101,38 @@ export class TermHash {
     while (this.table[slot] !== EMPTY_SLOT) slot = (slot + 1) & mask;
     this.table[slot] = t + 1;
     return t;
+  }
+
+  snapshot(): TermHashSnapshot {
+    const n = this.count;
+    return {
+      arena: this.arena.slice(0, this.arenaTop),
+      starts: this.starts.slice(0, n),
+      lengths: this.lengths.slice(0, n),
+      fieldOf: this.fieldOf.slice(0, n),
+      hashes: this.hashes.slice(0, n),
+      payloads: this.payloads.slice(0, n),
+      localIndexes: this.localIndexes.slice(0, n),
+      table: this.table.slice(),
+      count: n,
+    };
+  }
+
+  /** A read-only dictionary over a snapshot's arrays (they are used, not copied). */
+  static restore(s: TermHashSnapshot): TermHash {
+    const h = new TermHash();
+    h.arena = s.arena;
+    h.arenaTop = s.arena.length;
+    h.starts = s.starts;
+    h.lengths = s.lengths;
+    h.fieldOf = s.fieldOf;
+    h.hashes = s.hashes;
+    h.payloads = s.payloads;
+    h.localIndexes = s.localIndexes;
+    h.table = s.table;
+    h.mask = s.table.length - 1;
+    h.count = s.count;
+    return h;
   }
 
   payload(t: number): number {

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Memtable, POSITION_GAP } from '../../../src/engine/memtable/index.js';
+import { MessageChannel } from 'node:worker_threads';
+import { Memtable, POSITION_GAP, snapshotTransferables, type MemtableSnapshot } from '../../../src/engine/memtable/index.js';
+import { dumpReader } from '../../support/dump-reader.js';
 import type { IndexedDocument, IndexedField } from '../../../src/engine/document/index.js';
 
 function doc(id: number, ts: number, fields: IndexedField[], lid = id): IndexedDocument {
@@ -283,4 +285,20 @@ test('sources come back exactly, across chunks, large and non-ASCII', () => {
   assert.throws(() => m.source(-1), RangeError);
   assert.throws(() => m.source(1.5), RangeError);
   assert.ok(m.approxBytes > big.length * 2, 'the large source counts in the estimate');
+});
+
+test('a snapshot moved to another thread is searchable there as the same memtable', async () => {
+  const m = corpus();
+  const { port1, port2 } = new MessageChannel();
+  const arrived = new Promise<MemtableSnapshot>((resolve) => port2.once('message', resolve));
+  const snapshot = m.snapshot();
+  port1.postMessage(snapshot, snapshotTransferables(snapshot));
+  const restored = new Memtable(m.id, await arrived);
+  port1.close();
+  assert.deepEqual(dumpReader(restored), dumpReader(m));
+  // the original keeps taking writes after the snapshot, which the copy does not see
+  m.add(doc(5, 7000, [{ name: '_line', type: 'text', values: ['later'] }]));
+  assert.equal(m.numDocs, 5);
+  assert.equal(restored.numDocs, 4);
+  assert.equal(restored.postings('_line', 'later'), null);
 });
