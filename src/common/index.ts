@@ -7,3 +7,5 @@ export { IdGenerator, idTimestampMs, ID_EPOCH_MS } from './ids.js';
 export { crc32 } from './crc32.js';
 export { validateIndexName } from './index-name.js';
 export { parseDateMath, parseDateValue } from './date-math.js';
+export { toThreadError, fromThreadError, type ThreadError } from './thread-errors.js';
+export { nameThisThread } from './thread-name.js';
