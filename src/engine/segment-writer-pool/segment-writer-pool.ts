@@ -1,8 +1,11 @@
 /**
  * The segment writer threads: jobs queue here and run one per thread. Threads start when a job
  * needs one and stop on release() or close(). A thread that dies during a job (an uncaught
- * error, its heap limit, termination) fails that job, leaves no partial output file, and is
- * replaced by a new thread when the next job comes.
+ * error, running out of memory, termination) fails that job, leaves no partial output file, and
+ * is replaced by a new thread when the next job comes.
+ *
+ * Threads get no `resourceLimits`: a heap limit stops a thread whose heap grows past it, but a
+ * single allocation larger than the limit (one big document's source) aborts the whole process.
  */
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -15,8 +18,6 @@ export interface SegmentWriterPoolOptions {
   logger: Logger;
   /** threads at most (default 1, see index.ts) */
   threads?: number;
-  /** heap limit of a thread's old generation in MiB: a job needing more fails, the process lives on */
-  maxHeapMb?: number;
 }
 
 interface Pending {
@@ -95,8 +96,7 @@ export class SegmentWriterPool {
   }
 
   private spawn(): Thread {
-    const resourceLimits = this.opts.maxHeapMb === undefined ? undefined : { maxOldGenerationSizeMb: this.opts.maxHeapMb };
-    const worker = new Worker(WORKER_URL, { name: THREAD_NAME, resourceLimits });
+    const worker = new Worker(WORKER_URL, { name: THREAD_NAME });
     let exited!: () => void;
     const thread: Thread = { worker, busy: null, failure: undefined, stopping: false, exited: new Promise((r) => (exited = r)) };
     worker.on('message', (reply: JobReply) => {
@@ -108,7 +108,7 @@ export class SegmentWriterPool {
       else pending.reject(fromThreadError(reply.error));
       this.pump();
     });
-    // 'error' (an uncaught error, the heap limit) is followed by 'exit'; the job fails there
+    // 'error' (an uncaught error, out of memory) is followed by 'exit'; the job fails there
     worker.on('error', (err) => {
       thread.failure ??= err;
     });
