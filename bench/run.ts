@@ -195,7 +195,9 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     const visibleAtOnceDocs = await searchTotal(client, o.index);
 
     phase('flush');
+    threadCpu.begin();
     const flush = await flushIndex(client, o.index);
+    const flushThreads = threadCpu.end();
     log(!flush.available ? `no flush endpoint (status ${flush.status})` : flush.error ? `flush failed: ${flush.error}` : `flushed in ${flush.ms!.toFixed(0)} ms`);
     const untilFlushed = ingestUntilFlushed(ingest, flush);
     if (untilFlushed) log(`ingest until flushed: ${Math.round(untilFlushed.docsPerSec).toLocaleString('en')} docs/s, ${untilFlushed.mbPerSec.toFixed(1)} MB/s`);
@@ -265,6 +267,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
       sweep,
       queriesCpu,
       flush,
+      flushThreads,
       settle,
       queries,
       memory: {

@@ -16,25 +16,46 @@ export function threadRole(name: string): string {
   return name;
 }
 
-export const THREAD_HEADER = ['thread', 'tid', 'share of a core', 'CPU s'] as const;
+/** Header of the per-thread table: one share column per phase. */
+export function threadHeader(phases: readonly string[]): string[] {
+  return ['thread', 'tid', ...phases.map((p) => `${p}: share of a core`), 'CPU s'];
+}
 
-export function threadRows(t: PhaseThreadCpu): string[][] {
-  const rows: string[][] = [];
+/**
+ * One row per thread that used at least 1 % of a core in some phase (matched by tid), then the
+ * rest summed, then what ended threads used between samples; CPU s is over all phases.
+ */
+export function threadRows(phases: readonly PhaseThreadCpu[]): string[][] {
+  const byTid = new Map<number, { name: string; ended: boolean; cpu: number[] }>();
+  phases.forEach((phase, i) => {
+    for (const th of phase.threads) {
+      let row = byTid.get(th.tid);
+      if (!row) byTid.set(th.tid, (row = { name: th.name, ended: false, cpu: phases.map(() => 0) }));
+      row.cpu[i] = th.cpuSeconds;
+      row.ended = !th.alive;
+    }
+  });
+  const share = (seconds: number, i: number) => `${n((seconds / phases[i]!.wallSeconds) * 100, 1)} %`;
+  const shown: string[][] = [];
+  const rest = phases.map(() => 0);
   let restCount = 0;
-  let restSeconds = 0;
-  for (const th of t.threads) {
-    if (th.cores < SHOWN_CORES) {
+  const rows = [...byTid.entries()].sort((a, b) => sum(b[1].cpu) - sum(a[1].cpu) || a[0] - b[0]);
+  for (const [tid, row] of rows) {
+    if (row.cpu.every((c, i) => c / phases[i]!.wallSeconds < SHOWN_CORES)) {
       restCount++;
-      restSeconds += th.cpuSeconds;
+      row.cpu.forEach((c, i) => (rest[i]! += c));
       continue;
     }
-    rows.push([`${threadRole(th.name)}${th.alive ? '' : ', ended'}`, String(th.tid), `${n(th.cores * 100, 1)} %`, n(th.cpuSeconds, 2)]);
+    shown.push([`${threadRole(row.name)}${row.ended ? ', ended' : ''}`, String(tid), ...row.cpu.map(share), n(sum(row.cpu), 2)]);
   }
-  if (restCount > 0) rows.push([`${restCount} other threads, each under ${SHOWN_CORES * 100} %`, '', `${n((restSeconds / t.wallSeconds) * 100, 1)} %`, n(restSeconds, 2)]);
-  if (t.unaccountedCpuSeconds !== null && t.unaccountedCpuSeconds / t.wallSeconds >= SHOWN_CORES) {
-    rows.push(['threads that ended between samples', '', `${n((t.unaccountedCpuSeconds / t.wallSeconds) * 100, 1)} %`, n(t.unaccountedCpuSeconds, 2)]);
-  }
-  return rows;
+  if (restCount > 0) shown.push([`${restCount} other threads, each under ${SHOWN_CORES * 100} %`, '', ...rest.map(share), n(sum(rest), 2)]);
+  const gone = phases.map((p) => p.unaccountedCpuSeconds ?? 0);
+  if (gone.some((g, i) => g / phases[i]!.wallSeconds >= SHOWN_CORES)) shown.push(['threads that ended between samples', '', ...gone.map(share), n(sum(gone), 2)]);
+  return shown;
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
 }
 
 export const SWEEP_HEADER = ['concurrency', 'until flushed docs/s', 'MB/s', 'ingest only docs/s', 'MB/s', '_flush s', 'service cores', 'main thread'] as const;

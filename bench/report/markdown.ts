@@ -1,6 +1,6 @@
 /** A run's figures as a Markdown section, written beside the JSON for pasting into the docs. */
 import type { BenchResults } from './results.js';
-import { SWEEP_HEADER, THREAD_HEADER, sweepRows, threadRows } from './ingest-tables.js';
+import { SWEEP_HEADER, sweepRows, threadHeader, threadRows } from './ingest-tables.js';
 
 function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
@@ -35,7 +35,7 @@ export function renderMarkdown(r: BenchResults): string {
     `| RSS after ingest / after queries | ${n((r.memory.rssAfterIngestBytes ?? NaN) / MiB)} MiB / ${n((r.memory.rssAfterQueriesBytes ?? NaN) / MiB)} MiB |`,
     `| SIGTERM to exit | ${n(r.server.stopMs)} ms |`,
   ];
-  lines.push('', 'CPU of the service during ingest, by thread:', '', ...markdownTable(THREAD_HEADER, threadRows(r.ingest.threads)));
+  lines.push('', 'CPU of the service by thread, during ingest and during `_flush`:', '', ...markdownTable(threadHeader(['ingest', '`_flush`']), threadRows([r.ingest.threads, r.flushThreads])));
   if (r.sweep.length > 0) lines.push('', 'Concurrency sweep (a fresh service per row, ingest and `_flush` only):', '', ...markdownTable(SWEEP_HEADER, sweepRows(r.sweep)));
   if (r.server.loggedErrors > 0) lines.push('', `The service logged ${r.server.loggedErrors} errors; the first: ${r.server.firstLoggedError ?? ''}`);
   return `${lines.join('\n')}\n`;

@@ -36,6 +36,8 @@ export interface BenchResults {
   sweep: SweepPoint[];
   queriesCpu: PhaseCpu;
   flush: FlushResult;
+  /** CPU per thread of the service while `_flush` ran */
+  flushThreads: PhaseThreadCpu;
   settle: SettleResult;
   queries: QueryCaseResult[];
   memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };
