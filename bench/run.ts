@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * The benchmark: generates a seeded log corpus, starts the service on a fresh data directory,
- * bulk-loads the corpus, times a fixed query set, samples memory, stops the service with
- * SIGTERM (which flushes) and sizes what it left on disk. Prints a table with the targets and
- * writes the figures as JSON. `--self-check` checks the generator alone.
+ * bulk-loads the corpus and flushes it (timed, with the CPU of each service thread), times a
+ * fixed query set, samples memory, stops the service with SIGTERM and sizes what it left on disk.
+ * Prints a table with the targets and writes the figures as JSON. `--concurrency-sweep` first
+ * ingests the corpus on fresh services at several concurrencies; `--self-check` checks the
+ * generator alone.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
