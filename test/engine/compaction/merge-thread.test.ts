@@ -11,6 +11,7 @@ import { Compactor, nextMerge } from '../../../src/engine/compaction/index.js';
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
+import { THREAD_NAME } from '../../../src/engine/segment-writer-pool/index.js';
 import { stopNextThreadWhileWriting } from '../../support/writer-thread.js';
 
 const merging: MergePolicyOptions = { l0MergeFactor: 3, l1MergeFactor: 3, maxMergeSegments: 8, l2MinDocs: 1_000_000, maxSegmentDocs: 10_000_000 };
@@ -103,6 +104,21 @@ function recordingLogger(entries: Array<Record<string, unknown>>) {
   return pino({ level: 'warn' }, sink);
 }
 
+/** Threads of this process named as segment writer threads name themselves (Linux; 0 elsewhere). */
+function writerThreads(): number {
+  try {
+    return fs.readdirSync('/proc/self/task').filter((tid) => {
+      try {
+        return fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === THREAD_NAME;
+      } catch {
+        return false; // the thread ended while listed
+      }
+    }).length;
+  } catch {
+    return 0;
+  }
+}
+
 function segFiles(dir: string): string[] {
   return fs.readdirSync(dir).filter((f) => f.includes('.seg')).sort();
 }
@@ -167,6 +183,37 @@ describe('merges on the segment writer thread', () => {
     // behaviour, not speed: a merge written on this thread keeps it busy nearly all the time
     assert.ok(busy < 0.5, `the main thread was busy ${(busy * 100).toFixed(0)} % of the merge`);
     assert.ok(worst < 250, `a 5 ms timer was late by ${worst.toFixed(0)} ms at worst`);
+  });
+
+  it('finish before the engine closes, and the writer thread stops with it', async () => {
+    const s = await setup(merging);
+    for (let round = 0; round < 3; round++) {
+      await writeRound(s.engine, 'closing', round, 20_000);
+      if (round < 2) await s.engine.flush(['closing']);
+    }
+    const indexDir = path.join(s.dataDir, 'indexes', s.engine.shard('closing')!.uuid);
+    // the third flush starts the merge; the engine is closed while it is being written
+    await s.engine.flush(['closing']);
+    const deadline = Date.now() + 10_000;
+    while (!segFiles(indexDir).some((f) => f.endsWith('.tmp')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+    if (process.platform === 'linux') assert.equal(writerThreads(), 1, 'the merge runs on a writer thread');
+    await s.engine.close();
+    assert.equal(writerThreads(), 0, 'no writer thread is left');
+    const segments = await s.metastore.segments.listSegments('closing');
+    assert.deepEqual(segments.map((r) => [r.level, r.numDocs]), [[1, 60_000]], 'the merge was finished, not dropped');
+    assert.deepEqual(segFiles(indexDir), [path.basename(segments[0]!.path)]);
+
+    const reopened = await Engine.open({
+      dataDir: s.dataDir,
+      catalog: metastoreCatalog(s.metastore),
+      segmentStore: s.store,
+      logger: pino({ level: 'silent' }),
+      memtableMaxBytes: 1 << 30,
+      memtableMaxAgeMs: 3_600_000,
+      idleIndexMs: 3_600_000,
+    });
+    open.push({ ...s, engine: reopened });
+    assert.equal(count(reopened, 'closing'), 60_000);
   });
 
   it('fail when the writer thread dies, leaving the old segments live and searchable', async () => {
