@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * The benchmark: generates a seeded log corpus, starts the service on a fresh data directory,
- * bulk-loads the corpus, times a fixed query set, samples memory, stops the service with
- * SIGTERM (which flushes) and sizes what it left on disk. Prints a table with the targets and
- * writes the figures as JSON. `--self-check` checks the generator alone.
+ * bulk-loads the corpus and flushes it (timed, with the CPU of each service thread), times a
+ * fixed query set, samples memory, stops the service with SIGTERM and sizes what it left on disk.
+ * Prints a table with the targets and writes the figures as JSON. `--concurrency-sweep` first
+ * ingests the corpus on fresh services at several concurrencies; `--self-check` checks the
+ * generator alone.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,8 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
-import { CpuMeter, HttpClient, processCpuSeconds, MemorySampler, jsonBody, measureDataDir, serverLogErrors, startServer, tail, waitSettled } from './harness/index.js';
-import { buildBulkBodies, loadBulk } from './ingest/index.js';
+import { CpuMeter, HttpClient, processCpuSeconds, MemorySampler, ThreadCpuMeter, jsonBody, measureDataDir, serverLogErrors, startServer, tail, waitSettled } from './harness/index.js';
+import { buildBulkBodies, flushIndex, ingestUntilFlushed, loadBulk, sweepConcurrency, type SweepPoint } from './ingest/index.js';
 import { aggregationCases, dslCases, msearchCase, queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
 import { checkTargets, renderMarkdown, renderSummary, renderTable, type BenchResults } from './report/index.js';
 import { monotonicMicros, profileThread, summarizeProfile, type PhaseWindow } from './profile/index.js';
@@ -37,6 +39,7 @@ interface RunOptions {
   selfCheckDocs: number;
   waitFlushed: boolean;
   settleTimeout: number;
+  concurrencySweep: number[];
 }
 
 /** every query case the run times; further forms of the queries are appended here */
@@ -48,6 +51,12 @@ function integer(min: number) {
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
     return n;
   };
+}
+
+function concurrencyList(value: string): number[] {
+  const levels = value.split(',').map((v) => Number(v.trim()));
+  if (levels.length === 0 || levels.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError('wants a comma-separated list of integers >= 1, e.g. 1,2,4');
+  return levels;
 }
 
 function repoRoot(): string {
@@ -109,18 +118,6 @@ async function idleBaselineCores(pid: number): Promise<number> {
   return (after - before) / ((performance.now() - started) / 1000);
 }
 
-async function flushIndex(client: HttpClient, index: string): Promise<BenchResults['flush']> {
-  const res = await client.request({ method: 'POST', path: `/${encodeURIComponent(index)}/_flush` }, 1_800_000);
-  // Elasticsearch answers 400 "no handler found" for an unknown route; others may say 404 or 405
-  const missing = res.status === 400 || res.status === 404 || res.status === 405;
-  return {
-    available: !missing,
-    status: res.status,
-    ms: missing ? null : res.elapsedMs,
-    error: res.status === 200 || missing ? undefined : res.body.subarray(0, 300).toString('utf8'),
-  };
-}
-
 async function runBenchmark(o: RunOptions): Promise<boolean> {
   const root = repoRoot();
   const startedAt = new Date();
@@ -144,7 +141,17 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   const dataDir = path.join(tmp, 'data');
   const profileDir = path.join(tmp, 'profiles');
-  const nodeArgs = o.serverNodeArgs.split(/\s+/).filter(Boolean);
+  const baseNodeArgs = o.serverNodeArgs.split(/\s+/).filter(Boolean);
+  // flushing a large memtable on shutdown may take longer than the default timeout
+  const serverEnv = { SVC_SHUTDOWN_TIMEOUT_SECONDS: '1800', ...parseEnv(o.serverEnv) };
+
+  let sweep: SweepPoint[] = [];
+  if (o.concurrencySweep.length > 0) {
+    log(`concurrency sweep ${o.concurrencySweep.join(', ')}: ingest and flush on a fresh service each`);
+    sweep = await sweepConcurrency(corpus, o.concurrencySweep, { repoRoot: root, workDir: tmp, index: o.index, nodeArgs: baseNodeArgs, env: serverEnv, log });
+  }
+
+  const nodeArgs = [...baseNodeArgs];
   if (o.profile) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   const serverStart = performance.now();
   const server = await startServer({
@@ -153,8 +160,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     port: o.port,
     logFile: path.join(tmp, 'server.log'),
     nodeArgs,
-    // flushing a large memtable on shutdown may take longer than the default timeout
-    env: { SVC_SHUTDOWN_TIMEOUT_SECONDS: '1800', ...parseEnv(o.serverEnv) },
+    env: serverEnv,
     startTimeoutMs: 60_000,
   });
   const startMs = performance.now() - serverStart;
@@ -170,7 +176,9 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
   try {
     phase('ingest');
     const cpu = new CpuMeter(server.pid);
+    const threadCpu = new ThreadCpuMeter(server.pid);
     cpu.begin();
+    threadCpu.begin();
     let nextReport = 0.1;
     const ingest = await loadBulk(client, corpus, {
       concurrency: o.concurrency,
@@ -182,14 +190,23 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
       },
     });
     const ingestCpu = cpu.end();
-    phase('visibility');
-    const visible = await waitVisible(client, o.index, corpus.docs, 120_000);
+    const ingestThreads = threadCpu.end();
     const rssAfterIngest = memory.sample() ?? null;
-    log(`visible: ${visible.visibleDocs} docs`);
+    // one count at once (is everything searchable as soon as it is acknowledged?), then the
+    // flush straight away, so that the service has no idle time to flush in before it is timed
+    const visibleAtOnceDocs = await searchTotal(client, o.index);
 
     phase('flush');
+    threadCpu.begin();
     const flush = await flushIndex(client, o.index);
+    const flushThreads = threadCpu.end();
     log(!flush.available ? `no flush endpoint (status ${flush.status})` : flush.error ? `flush failed: ${flush.error}` : `flushed in ${flush.ms!.toFixed(0)} ms`);
+    const untilFlushed = ingestUntilFlushed(ingest, flush);
+    if (untilFlushed) log(`ingest until flushed: ${Math.round(untilFlushed.docsPerSec).toLocaleString('en')} docs/s, ${untilFlushed.mbPerSec.toFixed(1)} MB/s`);
+
+    phase('visibility');
+    const visible = await waitVisible(client, o.index, corpus.docs, 120_000);
+    log(`visible: ${visible.visibleDocs} docs`);
 
     phase('settle');
     log(o.waitFlushed ? 'waiting for the memtables to reach segment files and the service to go idle' : 'waiting for the service to go idle');
@@ -248,9 +265,11 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
         startMs, stopMs: stopped.stopMs, exitCode: stopped.code, signal: stopped.signal, killed: stopped.killed,
         loggedErrors: logged.count, firstLoggedError: logged.first,
       },
-      ingest: { ...ingest, ...visible, cpu: ingestCpu },
+      ingest: { ...ingest, untilFlushed, visibleAtOnceDocs, ...visible, cpu: ingestCpu, threads: ingestThreads },
+      sweep,
       queriesCpu,
       flush,
+      flushThreads,
       settle,
       queries,
       memory: {
@@ -330,6 +349,7 @@ const program = new Command('bench')
   .option('--no-wait-flushed', 'time queries as soon as the service is idle, without waiting for memtables to be flushed')
   .option('--settle-timeout <seconds>', 'longest wait for the service to settle before the queries', integer(0), 180)
   .option('--profile', 'run the service with --cpu-prof and print where its time goes', false)
+  .option('--concurrency-sweep <list>', 'before the main run, ingest and flush the corpus on a fresh service at each of these concurrencies (e.g. 1,2,4)', concurrencyList, [])
   .option('--self-check', 'check the corpus generator only, without a service', false)
   .option('--self-check-docs <n>', 'documents the self-check generates', integer(100), 20_000);
 

@@ -19,9 +19,14 @@ function clockTicks(): number {
 }
 
 export function processCpuSeconds(pid: number): number | undefined {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** user + system CPU seconds from a `stat` file of /proc (a process's, or one thread's under task/) */
+export function statCpuSeconds(statFile: string): number | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = fs.readFileSync(statFile, 'utf8');
   } catch {
     return undefined;
   }

@@ -8,4 +8,5 @@ export { MemorySampler, type MemorySample } from './memory-sampler.js';
 export { measureDataDir, type DiskUsage } from './disk-usage.js';
 export { waitSettled, type SettleOptions, type SettleResult } from './settle.js';
 export { median, percentile } from './stats.js';
-export { CpuMeter, processCpuSeconds, ownCpuSeconds, machineBusySeconds, type PhaseCpu } from './cpu-time.js';
+export { CpuMeter, processCpuSeconds, statCpuSeconds, ownCpuSeconds, machineBusySeconds, type PhaseCpu } from './cpu-time.js';
+export { ThreadCpuMeter, type ThreadCpu, type PhaseThreadCpu } from './thread-cpu.js';

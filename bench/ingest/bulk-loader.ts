@@ -100,7 +100,7 @@ export async function loadBulk(client: HttpClient, corpus: BulkBodies, opts: Ing
   };
 }
 
-function throughput(docs: number, bytes: number, elapsedMs: number): Throughput {
+export function throughput(docs: number, bytes: number, elapsedMs: number): Throughput {
   const secs = elapsedMs / 1000;
   return { docs, bytes, elapsedMs, docsPerSec: docs / secs, mbPerSec: bytes / MB / secs };
 }

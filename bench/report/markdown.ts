@@ -1,5 +1,10 @@
 /** A run's figures as a Markdown section, written beside the JSON for pasting into the docs. */
 import type { BenchResults } from './results.js';
+import { SWEEP_HEADER, sweepRows, threadHeader, threadRows } from './ingest-tables.js';
+
+function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
 
 const MiB = 1024 * 1024;
 
@@ -17,6 +22,7 @@ export function renderMarkdown(r: BenchResults): string {
     '| other figures | measured |',
     '|---|---|',
     `| ingest, whole run | ${n(r.ingest.whole.docsPerSec)} docs/s, ${n(r.ingest.whole.mbPerSec, 1)} MB/s, ${n(r.ingest.whole.elapsedMs / 1000, 1)} s |`,
+    `| ingest, sustained | ${n(r.ingest.sustained.docsPerSec)} docs/s, ${n(r.ingest.sustained.mbPerSec, 1)} MB/s |`,
     `| \`_flush\` | ${!r.flush.available ? 'no endpoint' : r.flush.error ? `failed (status ${r.flush.status})` : `${n(r.flush.ms)} ms`} |`,
     `| wait before the queries | ${n(r.settle.waitedMs / 1000, 1)} s, ${r.settle.settled ? '' : 'not '}settled: ${r.settle.reason} |`,
     `| CPU during ingest: service, other processes | ${n(r.ingest.cpu.serverCores, 2)} cores, ${n(r.ingest.cpu.otherProcessesCores, 2)} cores |`,
@@ -29,6 +35,8 @@ export function renderMarkdown(r: BenchResults): string {
     `| RSS after ingest / after queries | ${n((r.memory.rssAfterIngestBytes ?? NaN) / MiB)} MiB / ${n((r.memory.rssAfterQueriesBytes ?? NaN) / MiB)} MiB |`,
     `| SIGTERM to exit | ${n(r.server.stopMs)} ms |`,
   ];
+  lines.push('', 'CPU of the service by thread, during ingest and during `_flush`:', '', ...markdownTable(threadHeader(['ingest', '`_flush`']), threadRows([r.ingest.threads, r.flushThreads])));
+  if (r.sweep.length > 0) lines.push('', 'Concurrency sweep (a fresh service per row, ingest and `_flush` only):', '', ...markdownTable(SWEEP_HEADER, sweepRows(r.sweep)));
   if (r.server.loggedErrors > 0) lines.push('', `The service logged ${r.server.loggedErrors} errors; the first: ${r.server.firstLoggedError ?? ''}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 /** The shape of a benchmark run's JSON results file. */
-import type { DiskUsage, MemorySample, PhaseCpu, SettleResult } from '../harness/index.js';
-import type { IngestResult } from '../ingest/index.js';
+import type { DiskUsage, MemorySample, PhaseCpu, PhaseThreadCpu, SettleResult } from '../harness/index.js';
+import type { FlushResult, IngestResult, SweepPoint, Throughput } from '../ingest/index.js';
 import type { QueryCaseResult } from '../queries/index.js';
 import type { QueryWords, TallyCounts } from '../corpus/index.js';
 import type { TargetCheck } from './targets.js';
@@ -21,9 +21,23 @@ export interface BenchResults {
     expected: TallyCounts;
   };
   server: { startMs: number; stopMs: number; exitCode: number | null; signal: string | null; killed: boolean; loggedErrors: number; firstLoggedError?: string };
-  ingest: IngestResult & { visibleDocs: number | null; visibleAfterMs: number | null; cpu: PhaseCpu };
+  ingest: IngestResult & {
+    /** documents over (last bulk answer + `_flush`); null without a successful flush */
+    untilFlushed: Throughput | null;
+    /** what a count found right after the last bulk answer */
+    visibleAtOnceDocs: number | null;
+    /** what a count found after the flush, polled until it saw every document */
+    visibleDocs: number | null;
+    visibleAfterMs: number | null;
+    cpu: PhaseCpu;
+    threads: PhaseThreadCpu;
+  };
+  /** the --concurrency-sweep runs, in the order given */
+  sweep: SweepPoint[];
   queriesCpu: PhaseCpu;
-  flush: { available: boolean; status: number | null; ms: number | null; error?: string };
+  flush: FlushResult;
+  /** CPU per thread of the service while `_flush` ran */
+  flushThreads: PhaseThreadCpu;
   settle: SettleResult;
   queries: QueryCaseResult[];
   memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };

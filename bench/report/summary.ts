@@ -1,6 +1,7 @@
 /** The human-readable summary of a run printed at its end. */
 import type { BenchResults } from './results.js';
 import { renderTable } from './table.js';
+import { SWEEP_HEADER, sweepRows, threadHeader, threadRows } from './ingest-tables.js';
 
 const MiB = 1024 * 1024;
 /** other processes using more than this many cores make a run's figures doubtful */
@@ -14,11 +15,18 @@ export function renderSummary(r: BenchResults): string {
 
   out.push(`corpus: ${n(r.corpus.docs)} docs, ${n(r.corpus.documentBytes / 1e6, 1)} MB of document lines (${n(r.corpus.avgDocumentLineBytes, 1)} B each), ${n(r.corpus.totalBytes / 1e6, 1)} MB of NDJSON sent, seed ${r.corpus.seed}`);
   out.push('');
+  if (r.sweep.length > 0) {
+    out.push(`concurrency sweep (a fresh service per row, ingest and _flush only, batch ${String(r.options.batch)}):`);
+    out.push(renderTable(SWEEP_HEADER, sweepRows(r.sweep), new Set([0, 1, 2, 3, 4, 5, 6, 7])));
+    out.push('');
+  }
   const ing = r.ingest;
+  const untilFlushed = ing.untilFlushed;
   out.push(renderTable(
     ['ingest', 'docs/s', 'MB/s', 'seconds'],
     [
-      ['whole run', n(ing.whole.docsPerSec), n(ing.whole.mbPerSec, 1), n(ing.whole.elapsedMs / 1000, 1)],
+      ['until flushed (last bulk answer + _flush)', untilFlushed ? n(untilFlushed.docsPerSec) : 'n/a', untilFlushed ? n(untilFlushed.mbPerSec, 1) : 'n/a', untilFlushed ? n(untilFlushed.elapsedMs / 1000, 1) : 'n/a'],
+      ['whole run (to the last bulk answer)', n(ing.whole.docsPerSec), n(ing.whole.mbPerSec, 1), n(ing.whole.elapsedMs / 1000, 1)],
       ['sustained (after first 5 %)', n(ing.sustained.docsPerSec), n(ing.sustained.mbPerSec, 1), n(ing.sustained.elapsedMs / 1000, 1)],
     ],
     new Set([1, 2, 3]),
@@ -26,7 +34,9 @@ export function renderSummary(r: BenchResults): string {
   out.push(`bulk requests: ${ing.requests}, median ${n(ing.requestMs.median, 1)} ms, p90 ${n(ing.requestMs.p90, 1)} ms, max ${n(ing.requestMs.max, 1)} ms; retries ${ing.retries}; failed items ${ing.failedItems}${ing.firstFailure ? ` (${ing.firstFailure})` : ''}`);
   out.push(`CPU during ingest: service ${cores(ing.cpu.serverCores)} cores (${n(ing.cpu.serverCpuSeconds ?? NaN, 1)} s), benchmark client ${cores(ing.cpu.clientCores)}, other processes ${cores(ing.cpu.otherProcessesCores)} (of ${r.environment.cpus})`);
   if ((ing.cpu.otherProcessesCores ?? 0) > COMPETITION_CORES) out.push(`WARNING: other processes used ${cores(ing.cpu.otherProcessesCores)} cores during ingest; the service got less CPU than the machine has, and its figures understate it`);
-  out.push(`visible after ingest: ${ing.visibleDocs === null ? 'unknown' : n(ing.visibleDocs)} docs${ing.visibleAfterMs !== null ? ` (after ${n(ing.visibleAfterMs)} ms)` : ''}; flush: ${!r.flush.available ? `no endpoint (status ${r.flush.status ?? 'n/a'})` : r.flush.error ? `FAILED after ${n(r.flush.ms ?? 0)} ms with status ${r.flush.status}` : `${n(r.flush.ms ?? 0)} ms`}`);
+  out.push('CPU of the service by thread, during ingest and during _flush:');
+  out.push(renderTable(threadHeader(['ingest', '_flush']), threadRows([ing.threads, r.flushThreads]), new Set([1, 2, 3, 4])));
+  out.push(`visible right after ingest: ${ing.visibleAtOnceDocs === null ? 'unknown' : n(ing.visibleAtOnceDocs)} docs; flush: ${!r.flush.available ? `no endpoint (status ${r.flush.status ?? 'n/a'})` : r.flush.error ? `FAILED after ${n(r.flush.ms ?? 0)} ms with status ${r.flush.status}` : `${n(r.flush.ms ?? 0)} ms`}; visible after the flush: ${ing.visibleDocs === null ? 'unknown' : n(ing.visibleDocs)} docs${ing.visibleAfterMs !== null ? ` (after ${n(ing.visibleAfterMs)} ms)` : ''}`);
   out.push(`before the queries: ${r.settle.settled ? 'settled' : 'NOT settled'} after ${n(r.settle.waitedMs / 1000, 1)} s (${r.settle.reason}; WAL ${mib(r.settle.walBytesAtEnd)})`);
   out.push('');
   out.push(renderTable(

@@ -1,6 +1,7 @@
 /**
  * The performance targets (1,000,000 documents on a 2-core machine) and the pass/fail check of
- * a run against them. Query latency targets live with their query cases.
+ * a run against them. The ingest targets apply to ingest until flushed (the last bulk answer plus
+ * `_flush`); query latency targets live with their query cases.
  */
 import type { BenchResults } from './results.js';
 
@@ -15,9 +16,10 @@ export interface TargetCheck {
 const GiB = 1024 ** 3;
 
 export const TARGETS = {
-  ingestMbPerSec: 20,
-  ingestDocsPerSec: 60_000,
-  storedPerRawByte: 0.3,
+  /** ingest until flushed: MB of complete `_bulk` bodies per second */
+  ingestMbPerSec: 45,
+  ingestDocsPerSec: 200_000,
+  storedPerRawByte: 0.22,
   peakRssBytes: GiB,
 } as const;
 
@@ -30,8 +32,9 @@ export function checkTargets(r: Measured): TargetCheck[] {
   const atMost = (name: string, value: number | null, limit: number, unit: string, digits: number) =>
     out.push({ name, target: `<= ${fmt(limit, digits)} ${unit}`, measured: value === null || Number.isNaN(value) ? 'n/a' : `${fmt(value, digits)} ${unit}`, pass: value === null || Number.isNaN(value) ? null : value <= limit });
 
-  atLeast('ingest, sustained MB/s of raw NDJSON', r.ingest.sustained.mbPerSec, TARGETS.ingestMbPerSec, 'MB/s', 1);
-  atLeast('ingest, sustained docs/s', r.ingest.sustained.docsPerSec, TARGETS.ingestDocsPerSec, 'docs/s', 0);
+  const flushed = r.ingest.untilFlushed;
+  atLeast('ingest until flushed, MB/s of raw NDJSON', flushed?.mbPerSec ?? null, TARGETS.ingestMbPerSec, 'MB/s', 1);
+  atLeast('ingest until flushed, docs/s', flushed?.docsPerSec ?? null, TARGETS.ingestDocsPerSec, 'docs/s', 0);
   atMost('stored bytes per raw byte (data dir after flush)', r.disk.totalPerRawByte * 100, TARGETS.storedPerRawByte * 100, '%', 1);
   for (const q of r.queries) {
     if (q.targetMedianMs === undefined) continue;

@@ -8,3 +8,5 @@ export { crc32 } from './crc32.js';
 export { validateIndexName } from './index-name.js';
 export { parseDateMath, parseDateValue } from './date-math.js';
 export { jsonKind } from './json-kind.js';
+export { toThreadError, fromThreadError, type ThreadError } from './thread-errors.js';
+export { nameThisThread } from './thread-name.js';

@@ -1,14 +1,16 @@
 /**
- * Runs the merges the policy asks for, one index at a time: merged view → new segment file →
- * catalog swap (atomic) → readers swapped → replaced files deleted. A failed merge leaves the
- * old segments live and only costs the temporary file.
+ * Runs the merges the policy asks for, one index at a time: merged file written on a segment
+ * writer thread → uploaded → catalog swap (atomic) → readers swapped → replaced files deleted,
+ * the last three on this thread. A failed merge (a corrupt input, a crashed writer thread)
+ * leaves the old segments live and only costs the temporary file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { mergeSegments, openSegment } from '../segment/index.js';
+import { openSegment } from '../segment/index.js';
 import { persistSegment, type PersistedSegment } from '../shard/persist-segment.js';
+import { SegmentWriterPool } from '../segment-writer-pool/index.js';
 import type { EngineCatalog, SegmentStore } from '../catalog/index.js';
 import type { IndexShard } from '../shard/index-shard.js';
 import { nextMerge, DEFAULT_MERGE_POLICY, type MergePlan, type MergePolicyOptions } from './merge-policy.js';
@@ -39,6 +41,8 @@ export class Compactor {
     private readonly events: CompactionEvents = NO_COMPACTION_EVENTS,
     private readonly policy: MergePolicyOptions = DEFAULT_MERGE_POLICY,
     private readonly readerGraceMs = 10 * 60_000,
+    /** where merged files are written; its threads start with the first merge */
+    private readonly writer: SegmentWriterPool = new SegmentWriterPool({ logger }),
   ) {}
 
   /** Queues merges of the shard until the policy is satisfied; merges run one at a time. */
@@ -57,14 +61,16 @@ export class Compactor {
 
   /** One merge; false when it failed (logged, counted) and the old segments stay. */
   async merge(shard: IndexShard, plan: MergePlan): Promise<boolean> {
-    const parts = shard.segmentsForMerge(plan.segmentIds);
+    const parts = shard.segmentFilesForMerge(plan.segmentIds);
     if (parts.length !== plan.segmentIds.length) return false;
     const id = randomUUID();
     this.events.started(plan);
     let stage: 'io' | 'catalog' = 'io';
     let persisted: PersistedSegment | undefined;
     try {
-      persisted = await persistSegment(mergeSegments(id, parts.map((p) => p.reader)), shard.persistTarget(plan.to), id);
+      const inputs = parts.map((p) => ({ filePath: p.filePath, segmentId: p.record.id }));
+      const writeMerged = (outputPath: string) => this.writer.run({ kind: 'merge', segmentId: id, inputs, outputPath });
+      persisted = await persistSegment(writeMerged, shard.persistTarget(plan.to), id);
       const { record, filePath } = persisted;
       stage = 'catalog';
       await this.catalog.replaceSegments(shard.name, plan.segmentIds, record);
@@ -103,8 +109,18 @@ export class Compactor {
     }
   }
 
-  /** Resolves when queued merges are done. */
+  /**
+   * Resolves when queued merges are done and the writer threads are stopped (the next merge
+   * starts one again): the engine's close and an index deletion wait for this.
+   */
   async idle(): Promise<void> {
     await this.running;
+    await this.writer.release();
+  }
+
+  /** Waits for queued merges, then stops the writer threads for good. */
+  async close(): Promise<void> {
+    await this.running;
+    await this.writer.close();
   }
 }

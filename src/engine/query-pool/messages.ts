@@ -6,6 +6,9 @@
 import { SvcError } from '../../common/index.js';
 import type { SearchRequest, SearchResult } from '../search/types.js';
 
+/** The name query threads carry for the operating system (at most 15 bytes). */
+export const QUERY_THREAD_NAME = 'svc-query';
+
 export interface FileTarget {
   index: string;
   filePath: string;

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { QueryTimeoutError, SvcError } from '../../common/index.js';
 import { executeSearch, mergeSearchResults } from '../search/index.js';
 import type { SearchRequest, SearchResult, SearchTarget } from '../search/types.js';
-import { fromWireError, type FileTarget, type QueryReply, type QueryTask } from './messages.js';
+import { QUERY_THREAD_NAME, fromWireError, type FileTarget, type QueryReply, type QueryTask } from './messages.js';
 
 /** What the pool reports, for the svc_query_* metrics. */
 export interface QueryPoolEvents {
@@ -138,7 +138,7 @@ export class QueryPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(WORKER_URL, { name: QUERY_THREAD_NAME });
     const thread: Thread = { worker, busy: null, timer: undefined };
     worker.on('message', (reply: QueryReply) => {
       const pending = this.settle(thread);

@@ -4,11 +4,14 @@
  * right for as long as the file exists.
  */
 import { parentPort } from 'node:worker_threads';
+import { nameThisThread } from '../../common/index.js';
 import { openSegment } from '../segment/index.js';
 import { executeSearch } from '../search/index.js';
 import type { SearchTarget } from '../search/types.js';
 import type { SegmentReader } from '../segment-reader.js';
-import { toWireError, type QueryReply, type QueryTask } from './messages.js';
+import { QUERY_THREAD_NAME, toWireError, type QueryReply, type QueryTask } from './messages.js';
+
+nameThisThread(QUERY_THREAD_NAME);
 
 const MAX_OPEN_SEGMENTS = 512;
 type OpenReader = SegmentReader & { close(): void };

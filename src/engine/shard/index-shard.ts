@@ -11,7 +11,7 @@ import type { IndexedDocument } from '../document/index.js';
 import { IndexMapping } from '../mapping/index.js';
 import { Memtable } from '../memtable/index.js';
 import { openSegment } from '../segment/index.js';
-import { persistSegment, type PersistTarget } from './persist-segment.js';
+import { persistSegment, writeOnThisThread, type PersistTarget } from './persist-segment.js';
 import { DocumentScanner, FieldSlots, type ShardWriteBatch } from '../ingest/index.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
 
@@ -200,8 +200,9 @@ export class IndexShard {
   }
 
   private async flushOne(pending: PendingMemtable): Promise<void> {
-    // durable in the object store before the catalog names it and the WAL lets it go
-    const { record, filePath } = await persistSegment(pending.memtable, this.persistTarget(0), pending.memtable.id);
+    // durable in the object store before the catalog names it and the WAL lets it go; the
+    // memtable lives in this thread's memory, so it is written here
+    const { record, filePath } = await persistSegment(writeOnThisThread(pending.memtable), this.persistTarget(0), pending.memtable.id);
     const version = this.mapping.version;
     await this.catalog.commitSegment(record, this.mapping.toJSON());
     this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
@@ -214,16 +215,12 @@ export class IndexShard {
     return { dataDir: this.dataDir, store: this.store, index: this.name, indexUuid: this.uuid, level };
   }
 
-  /** The live segments with these ids, files opened (a released index reopens them). */
-  segmentsForMerge(ids: readonly string[]): Array<{ record: SegmentRecord; reader: ClosableSegmentReader }> {
+  /** The live segment files with these ids, in the shard's order (oldest first), not opened. */
+  segmentFilesForMerge(ids: readonly string[]): Array<{ record: SegmentRecord; filePath: string }> {
     const wanted = new Set(ids);
-    const out: Array<{ record: SegmentRecord; reader: ClosableSegmentReader }> = [];
-    for (const s of this.segments) {
-      if (!wanted.has(s.record.id)) continue;
-      s.reader ??= openSegment(path.join(this.dataDir, s.record.path), s.record.id);
-      out.push({ record: s.record, reader: s.reader });
-    }
-    return out;
+    return this.segments
+      .filter((s) => wanted.has(s.record.id))
+      .map((s) => ({ record: s.record, filePath: path.join(this.dataDir, s.record.path) }));
   }
 
   /** Replaces compacted segments (already committed by the catalog) with their merged file. */

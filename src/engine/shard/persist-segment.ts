@@ -1,13 +1,13 @@
 /**
- * Turns a segment source (a memtable being flushed, a merged view being compacted) into a durable
- * segment file: written in the data directory, uploaded to the object store, described by the
- * record the catalog will commit. The object key and the local path share one relative path.
+ * Turns a segment file into a durable one: written in the data directory by the given writing
+ * step (the memtable being flushed, written on this thread; a merge, written on a segment writer
+ * thread), uploaded to the object store, described by the record the catalog will commit. The
+ * object key and the local path share one relative path.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { SegmentReader } from '../segment-reader.js';
-import { writeSegment } from '../segment/index.js';
+import { writeSegment, type SegmentFileInfo } from '../segment/index.js';
 import type { SegmentRecord, SegmentStore } from '../catalog/index.js';
 
 export interface PersistTarget {
@@ -24,12 +24,23 @@ export interface PersistedSegment {
   filePath: string;
 }
 
-export async function persistSegment(source: SegmentReader, target: PersistTarget, id: string = randomUUID()): Promise<PersistedSegment> {
+/**
+ * Writes a whole segment file at `filePath` (atomically: no file, or all of it) and describes
+ * it. On failure it leaves no file behind.
+ */
+export type SegmentFileWriter = (filePath: string) => Promise<SegmentFileInfo>;
+
+/** The writing step for a source held on this thread (a memtable). */
+export function writeOnThisThread(source: SegmentReader): SegmentFileWriter {
+  return (filePath) => writeSegment(source, filePath);
+}
+
+export async function persistSegment(write: SegmentFileWriter, target: PersistTarget, id: string): Promise<PersistedSegment> {
   const relativePath = path.join('indexes', target.indexUuid, `${id}.seg`);
   const filePath = path.join(target.dataDir, relativePath);
   await fs.promises.mkdir(path.dirname(filePath), { recursive: true });
   try {
-    const info = await writeSegment(source, filePath);
+    const info = await write(filePath);
     await target.store.put(relativePath, { filePath });
     const record: SegmentRecord = {
       id,

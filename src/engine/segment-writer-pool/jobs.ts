@@ -1,0 +1,50 @@
+/**
+ * What a segment writer thread is asked to do: a closed union of job kinds, each naming the
+ * segment file it writes. Everything in a job crosses to the thread by structured cloning
+ * (typed arrays listed by transferablesOf move without a copy); the answer is the written
+ * file's SegmentFileInfo, or the error, sent as a ThreadError and rebuilt in its own class.
+ *
+ * Adding the kind "write this memtable snapshot" takes three steps: a `SnapshotJob`
+ * (`kind: 'memtable-snapshot'`, the snapshot's plain object of typed arrays, `outputPath`) in
+ * the SegmentWriteJob union below; its arrays' buffers in transferablesOf, so that the snapshot
+ * moves instead of being copied; and its case in openJobSource (run-job.ts), turning the
+ * snapshot back into a SegmentReader with the function src/engine/memtable exports for it.
+ */
+import type { TransferListItem } from 'node:worker_threads';
+import type { ThreadError } from '../../common/index.js';
+import type { SegmentFileInfo } from '../segment/index.js';
+
+/** A segment file to read, by path, with the id its reader takes. */
+export interface SegmentFileRef {
+  filePath: string;
+  segmentId: string;
+}
+
+/** Compaction: the inputs merged (in this order: their docs follow one another) into one file. */
+export interface MergeJob {
+  kind: 'merge';
+  /** id of the merged segment */
+  segmentId: string;
+  inputs: readonly SegmentFileRef[];
+  outputPath: string;
+}
+
+export type SegmentWriteJob = MergeJob;
+
+/** Buffers that move to the writer thread with the job instead of being copied. */
+export function transferablesOf(job: SegmentWriteJob): TransferListItem[] {
+  switch (job.kind) {
+    case 'merge':
+      return [];
+  }
+}
+
+export interface JobRequest {
+  jobId: number;
+  job: SegmentWriteJob;
+}
+
+export type JobReply = { jobId: number; ok: true; info: SegmentFileInfo } | { jobId: number; ok: false; error: ThreadError };
+
+/** The name writer threads carry for the operating system (at most 15 bytes). */
+export const THREAD_NAME = 'svc-seg-writer';
