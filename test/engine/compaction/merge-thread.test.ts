@@ -13,6 +13,7 @@ import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
 import { THREAD_NAME } from '../../../src/engine/segment-writer-pool/index.js';
 import { stopNextThreadWhileWriting } from '../../support/writer-thread.js';
+import { writeDocs } from '../../support/engine-writes.js';
 
 const merging: MergePolicyOptions = { l0MergeFactor: 3, l1MergeFactor: 3, maxMergeSegments: 8, l2MinDocs: 1_000_000, maxSegmentDocs: 10_000_000 };
 /** a policy that never merges: the test runs merges itself */
@@ -64,7 +65,7 @@ async function writeRound(engine: Engine, index: string, round: number, docs: nu
       const line = `round ${round} doc ${i} ${WORDS[n % WORDS.length]} ${WORDS[(n * 7) % WORDS.length]} user-${n % 9_973} took ${n % 997}ms trace ${(n * 2_654_435_761 % 4_294_967_296).toString(16)}`;
       ops.push({ index, doc: { _line: line, n, host: `host-${n % 13}`, even: n % 2 === 0 } });
     }
-    const outcomes = await engine.write(ops);
+    const outcomes = await writeDocs(engine, ops);
     assert.ok(outcomes.every((o) => o.ok));
   }
 }
