@@ -18,6 +18,7 @@ import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.j
 import type { SearchTarget } from './search/types.js';
 import type { FieldType } from './segment-reader.js';
 import { IndexMapping } from './mapping/index.js';
+import { FLUSH_THREAD_NAME, SegmentWriterPool } from './segment-writer-pool/index.js';
 
 export interface EngineOptions {
   dataDir: string;
@@ -82,12 +83,15 @@ export class Engine {
   private closed = false;
 
   private readonly compactor: Compactor;
+  /** flushes write their segment files on a thread of their own, not behind a long merge */
+  private readonly flushWriter: SegmentWriterPool;
 
   private constructor(
     private readonly opts: EngineOptions,
     private readonly wal: Wal,
   ) {
     this.compactor = new Compactor(opts.dataDir, opts.catalog, opts.segmentStore, opts.logger, opts.compactionEvents, opts.mergePolicy);
+    this.flushWriter = new SegmentWriterPool({ logger: opts.logger, threadName: FLUSH_THREAD_NAME });
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
@@ -112,7 +116,7 @@ export class Engine {
         segments.push({ record: seg, reader });
         this.observeIds(reader.ids());
       }
-      this.shards.set(record.name, new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore));
+      this.shards.set(record.name, new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter));
       this.ids.observe(firstIdAt(record.createdAtMs));
     }
   }
@@ -253,7 +257,7 @@ export class Engine {
       await this.opts.catalog.createIndex(record);
       // every id of this index is then newer than the index, which WAL replay relies on
       this.ids.observe(firstIdAt(record.createdAtMs));
-      const shard = new IndexShard(record, [], this.opts.dataDir, this.opts.catalog, this.opts.segmentStore);
+      const shard = new IndexShard(record, [], this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter);
       this.shards.set(name, shard);
       if (onDemand) await this.indexDefaults?.created?.(name);
       return shard;
@@ -446,6 +450,8 @@ export class Engine {
       await this.flush();
     } finally {
       for (const shard of this.shards.values()) await shard.close();
+      await this.flushWriter.close();
+      await this.compactor.close();
       await this.wal.close();
     }
   }

@@ -13,5 +13,5 @@
 export { SegmentWriterPool } from './segment-writer-pool.js';
 export type { SegmentWriterPoolOptions } from './segment-writer-pool.js';
 export { runJob } from './run-job.js';
-export { THREAD_NAME } from './jobs.js';
+export { THREAD_NAME, FLUSH_THREAD_NAME } from './jobs.js';
 export type { SegmentWriteJob, MergeJob, SegmentFileRef } from './jobs.js';

@@ -4,15 +4,13 @@
  * (typed arrays listed by transferablesOf move without a copy); the answer is the written
  * file's SegmentFileInfo, or the error, sent as a ThreadError and rebuilt in its own class.
  *
- * Adding the kind "write this memtable snapshot" takes three steps: a `SnapshotJob`
- * (`kind: 'memtable-snapshot'`, the snapshot's plain object of typed arrays, `outputPath`) in
- * the SegmentWriteJob union below; its arrays' buffers in transferablesOf, so that the snapshot
- * moves instead of being copied; and its case in openJobSource (run-job.ts), turning the
- * snapshot back into a SegmentReader with the function src/engine/memtable exports for it.
+ * A flush sends a `SnapshotJob`: the memtable's snapshot moves (its buffers transferred) and is
+ * searchable on the thread again as a Memtable, which writeSegment reads like any segment.
  */
 import type { TransferListItem } from 'node:worker_threads';
 import type { ThreadError } from '../../common/index.js';
 import type { SegmentFileInfo } from '../segment/index.js';
+import { snapshotTransferables, type MemtableSnapshot } from '../memtable/index.js';
 
 /** A segment file to read, by path, with the id its reader takes. */
 export interface SegmentFileRef {
@@ -29,13 +27,22 @@ export interface MergeJob {
   outputPath: string;
 }
 
-export type SegmentWriteJob = MergeJob;
+/** Flush: a memtable's snapshot (its arrays move to the thread) written as one segment file. */
+export interface SnapshotJob {
+  kind: 'memtable-snapshot';
+  snapshot: MemtableSnapshot;
+  outputPath: string;
+}
+
+export type SegmentWriteJob = MergeJob | SnapshotJob;
 
 /** Buffers that move to the writer thread with the job instead of being copied. */
 export function transferablesOf(job: SegmentWriteJob): TransferListItem[] {
   switch (job.kind) {
     case 'merge':
       return [];
+    case 'memtable-snapshot':
+      return snapshotTransferables(job.snapshot);
   }
 }
 
@@ -48,3 +55,6 @@ export type JobReply = { jobId: number; ok: true; info: SegmentFileInfo } | { jo
 
 /** The name writer threads carry for the operating system (at most 15 bytes). */
 export const THREAD_NAME = 'svc-seg-writer';
+
+/** The name of the thread flushes write on. */
+export const FLUSH_THREAD_NAME = 'svc-flush';

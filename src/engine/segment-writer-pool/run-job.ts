@@ -4,6 +4,7 @@
  */
 import { mergeSegments, openSegment, writeSegment, type SegmentFileInfo, type SegmentFileReader, type WriteOptions } from '../segment/index.js';
 import type { SegmentReader } from '../segment-reader.js';
+import { Memtable } from '../memtable/index.js';
 import type { MergeJob, SegmentWriteJob } from './jobs.js';
 
 interface JobSource {
@@ -24,6 +25,8 @@ function openJobSource(job: SegmentWriteJob): JobSource {
   switch (job.kind) {
     case 'merge':
       return openMerge(job);
+    case 'memtable-snapshot':
+      return { reader: new Memtable(job.snapshot.id, job.snapshot), close: () => undefined };
   }
 }
 

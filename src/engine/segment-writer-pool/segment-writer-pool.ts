@@ -18,6 +18,8 @@ export interface SegmentWriterPoolOptions {
   logger: Logger;
   /** threads at most (default 1, see index.ts) */
   threads?: number;
+  /** the threads' name for the operating system, at most 15 bytes (default THREAD_NAME) */
+  threadName?: string;
 }
 
 interface Pending {
@@ -96,7 +98,8 @@ export class SegmentWriterPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(WORKER_URL, { name: THREAD_NAME });
+    const name = this.opts.threadName ?? THREAD_NAME;
+    const worker = new Worker(WORKER_URL, { name, workerData: { threadName: name } });
     let exited!: () => void;
     const thread: Thread = { worker, busy: null, failure: undefined, stopping: false, exited: new Promise((r) => (exited = r)) };
     worker.on('message', (reply: JobReply) => {

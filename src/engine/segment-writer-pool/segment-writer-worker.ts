@@ -2,7 +2,7 @@
  * A segment writer thread: takes one job at a time from the pool, writes its segment file and
  * answers with the file's description or the error. It holds nothing between jobs.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { nameThisThread, toThreadError } from '../../common/index.js';
 import { runJob } from './run-job.js';
 import { THREAD_NAME, type JobReply, type JobRequest } from './jobs.js';
@@ -13,7 +13,7 @@ import { THREAD_NAME, type JobReply, type JobRequest } from './jobs.js';
  */
 const SLICE_MS = 1000;
 
-nameThisThread(THREAD_NAME);
+nameThisThread((workerData as { threadName?: string } | null)?.threadName ?? THREAD_NAME);
 
 parentPort!.on('message', (request: JobRequest) => {
   void (async () => {

@@ -11,7 +11,8 @@ import type { IndexedDocument } from '../document/index.js';
 import { IndexMapping } from '../mapping/index.js';
 import { Memtable } from '../memtable/index.js';
 import { openSegment } from '../segment/index.js';
-import { persistSegment, writeOnThisThread, type PersistTarget } from './persist-segment.js';
+import { persistSegment, writeOnThisThread, type PersistTarget, type SegmentFileWriter } from './persist-segment.js';
+import type { SegmentWriterPool } from '../segment-writer-pool/index.js';
 import { DocumentScanner, FieldSlots, type ShardWriteBatch } from '../ingest/index.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
 
@@ -56,6 +57,8 @@ export class IndexShard {
     private readonly dataDir: string,
     private readonly catalog: EngineCatalog,
     private readonly store: SegmentStore,
+    /** the thread flushes write on; without one they write on this thread */
+    private readonly writer?: SegmentWriterPool,
   ) {
     this.name = record.name;
     this.uuid = record.uuid;
@@ -200,9 +203,14 @@ export class IndexShard {
   }
 
   private async flushOne(pending: PendingMemtable): Promise<void> {
-    // durable in the object store before the catalog names it and the WAL lets it go; the
-    // memtable lives in this thread's memory, so it is written here
-    const { record, filePath } = await persistSegment(writeOnThisThread(pending.memtable), this.persistTarget(0), pending.memtable.id);
+    // durable in the object store before the catalog names it and the WAL lets it go; a copy of
+    // the memtable is written on the writer thread while the memtable keeps serving searches here
+    const memtable = pending.memtable;
+    const writer = this.writer;
+    const write: SegmentFileWriter = writer
+      ? (outputPath) => writer.run({ kind: 'memtable-snapshot', snapshot: memtable.snapshot(), outputPath })
+      : writeOnThisThread(memtable);
+    const { record, filePath } = await persistSegment(write, this.persistTarget(0), memtable.id);
     const version = this.mapping.version;
     await this.catalog.commitSegment(record, this.mapping.toJSON());
     this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
