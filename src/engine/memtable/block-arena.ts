@@ -4,7 +4,7 @@
  * owner knows each block's length, and a block's capacity follows from it (the next power of two,
  * at least `minCapacity`). A full block moves to the top of the arena with twice the room; when
  * the arena is full, its live blocks are copied into a new one half again their size. A block
- * past `BIG_BLOCK` elements gets a Uint32Array of its own growing by a quarter, so the few long lists
+ * past `BIG_BLOCK` elements gets a Uint32Array of its own growing by half, so the few long lists
  * (frequent terms) neither churn nor bloat the arena.
  *
  * Nothing already written is ever overwritten or reused: a view stays valid (it keeps the old
@@ -146,7 +146,7 @@ export class BlockArena {
 
   private growOwn(index: number): Uint32Array {
     const own = this.own[index]!;
-    const grown = new Uint32Array(own.length + (own.length >> 2));
+    const grown = new Uint32Array(own.length + (own.length >> 1));
     grown.set(own);
     this.own[index] = grown;
     this.ownBytes += grown.byteLength - own.byteLength;

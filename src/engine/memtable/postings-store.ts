@@ -7,6 +7,9 @@
 import { BlockArena, type BlockArenaSnapshot } from './block-arena.js';
 import type { PositionPostings } from '../segment-reader.js';
 
+/** lastDoc of a term without docs (doc ids stay below 2^32 - 1) */
+const NO_DOC = 0xffffffff;
+
 class DocCounts {
   data: Uint32Array = new Uint32Array(256);
   length = 0;
@@ -88,6 +91,12 @@ export class PositionalPostings {
   private readonly docs: BlockArena;
   private readonly offsets: BlockArena;
   private readonly positions: BlockArena;
+  /**
+   * Per term, for writing only: its last doc and the end of its positions, so that adding a
+   * position reads two plain arrays instead of two arena blocks (the arenas hold the same facts)
+   */
+  private lastDoc = new Uint32Array(256);
+  private positionsEnd = new Uint32Array(256);
 
   constructor(s?: PositionalPostingsSnapshot) {
     this.counts = s ? DocCounts.of(s.counts) : new DocCounts();
@@ -118,18 +127,30 @@ export class PositionalPostings {
     this.positions.newBlock();
     const t = this.counts.add();
     this.offsets.push(t, 0, 0);
+    if (t === this.lastDoc.length) {
+      const lastDoc = new Uint32Array(t * 2);
+      lastDoc.set(this.lastDoc);
+      this.lastDoc = lastDoc;
+      const ends = new Uint32Array(t * 2);
+      ends.set(this.positionsEnd);
+      this.positionsEnd = ends;
+    }
+    this.lastDoc[t] = NO_DOC;
+    this.positionsEnd[t] = 0;
     return t;
   }
 
   /** Records term `t` at position `pos` of `doc`; docs and positions arrive in increasing order. */
   addPosition(t: number, doc: number, pos: number): void {
-    const df = this.counts.data[t]!;
-    const end = this.offsets.get(t, df);
+    const end = this.positionsEnd[t]!;
     this.positions.push(t, end, pos);
-    if (df > 0 && this.docs.get(t, df - 1) === doc) {
+    this.positionsEnd[t] = end + 1;
+    const df = this.counts.data[t]!;
+    if (this.lastDoc[t] === doc) {
       this.offsets.set(t, df, end + 1);
       return;
     }
+    this.lastDoc[t] = doc;
     this.docs.push(t, df, doc);
     this.offsets.push(t, df + 1, end + 1);
     this.counts.data[t] = df + 1;
