@@ -43,3 +43,4 @@ export type SegmentFileReader = SegmentReader & { close(): void; readonly sizeBy
 export function openSegment(filePath: string, id?: string): SegmentFileReader {
   return SegmentFile.open(filePath, id);
 }
+export { sectionSizes, type SectionSizes, type FieldSectionSizes } from './section-sizes.js';
