@@ -41,7 +41,7 @@ export function sectionSizes(filePath: string): SectionSizes {
   try {
     const trailer = decodeTrailer(bytes.subarray(size - TRAILER_BYTES));
     const footerStart = size - TRAILER_BYTES - trailer.footerLength;
-    const footer = decodeFooter(bytes.subarray(footerStart, size - TRAILER_BYTES), size);
+    const footer = decodeFooter(bytes.subarray(footerStart, size - TRAILER_BYTES), size, trailer.version);
     const ds = footer.docStore;
     const docStoreBytes = ds.offsets[ds.crcs.length]! - ds.offsets[0]!;
     let cursor = Math.max(end(footer.ts), end(footer.lid), end(footer.ids));

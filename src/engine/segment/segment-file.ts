@@ -10,7 +10,7 @@ import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentRead
 import { FormatError } from './byte-reader.js';
 import { checksum } from './checksum.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
-import { decodeDocBlock, docText, type DocBlock } from './doc-store.js';
+import { decodeDocBlock, type DocBlock, type SourceColumns } from './doc-store.js';
 import {
   FLAG_DERIVED_POSTINGS,
   FLAG_POSITIONS,
@@ -32,6 +32,8 @@ import { segmentIdOf } from './segment-id.js';
 
 const TERM_BLOCK_CACHE_ENTRIES = 512;
 const DOC_BLOCK_CACHE_ENTRIES = 16;
+/** decoded doc blocks kept per segment, at most */
+const DOC_BLOCK_CACHE_BYTES = 8 << 20;
 const COLUMN_CACHE_BYTES = 32 << 20;
 const SCRATCH_MAX_BYTES = 1 << 20;
 const EMPTY_DOCS = new Uint32Array(0);
@@ -61,7 +63,7 @@ export class SegmentFile implements SegmentReader {
   private lidColumn: Float64Array | null = null;
   /** keyed by field index * 2^32 + block index */
   private readonly termBlocks = new Lru<number, TermBlock>(TERM_BLOCK_CACHE_ENTRIES);
-  private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES);
+  private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES, DOC_BLOCK_CACHE_BYTES);
   private readonly columns = new Lru<string, unknown>(256, COLUMN_CACHE_BYTES);
   private readonly fieldIndex = new Map<string, number>();
 
@@ -97,7 +99,7 @@ export class SegmentFile implements SegmentReader {
         if (start < HEADER_BYTES) throw new FormatError('footer length out of range');
         const bytes = readFully(fd, start, trailer.footerLength, false);
         if (checksum(bytes) !== trailer.footerCrc) throw new FormatError('footer checksum mismatch');
-        return decodeFooter(bytes, size);
+        return decodeFooter(bytes, size, trailer.version);
       });
       return new SegmentFile(filePath, id, fd, size, footer);
     } catch (err) {
@@ -276,24 +278,34 @@ export class SegmentFile implements SegmentReader {
       if (ds.firstDocs[mid]! <= doc) lo = mid;
       else hi = mid - 1;
     }
-    const key = lo;
-    let block = this.docBlocks.get(key);
+    let block = this.docBlocks.get(lo);
     if (block === undefined) {
       const b = lo;
       block = guard(this.filePath, () => {
         const start = ds.offsets[b]!;
         const bytes = this.read(start, ds.offsets[b + 1]! - start);
         if (checksum(bytes) !== ds.crcs[b]) throw new FormatError(`doc block ${b} checksum mismatch`);
-        return decodeDocBlock(bytes, ds.firstDocs[b + 1]! - ds.firstDocs[b]!);
+        return decodeDocBlock(bytes, ds.firstDocs[b + 1]! - ds.firstDocs[b]!, this.footer.version);
       });
-      this.docBlocks.set(key, block);
+      this.docBlocks.set(lo, block, block.byteSize);
     }
-    const i = doc - ds.firstDocs[lo]!;
-    // the columns are needed only for a stripped suffix
-    const plain = block.suffixes[i] === 0;
-    const b = block;
-    return guard(this.filePath, () => docText(b, i, plain ? 0 : this.numeric('_ts')![doc]!, plain ? 0 : this.numeric('_lid')![doc]!));
+    const found = block;
+    return guard(this.filePath, () => found.text(doc - ds.firstDocs[lo]!, doc, this.sourceColumns));
   }
+
+  /** The columns a doc block takes left-out values from (loaded only when a source needs them). */
+  private readonly sourceColumns: SourceColumns = {
+    numberOf: (field, doc) => {
+      const column = this.numeric(field);
+      return column === null ? NaN : column[doc]!;
+    },
+    keywordOf: (field, doc) => {
+      const column = this.ordinals(field);
+      if (column === null) return undefined;
+      const o = column.ords[doc]!;
+      return o < 0 ? undefined : column.terms[o];
+    },
+  };
 
   /** A decoded column from the column LRU, loading it on a miss; `bytes` sizes it for the LRU. */
   private cached<T>(key: string, load: () => T, bytes: (value: T) => number): T {

@@ -9,11 +9,12 @@ import type { FieldInfo, OrdinalColumn, PositionPostings, SegmentReader } from '
 import { ByteWriter } from './byte-writer.js';
 import { checksum } from './checksum.js';
 import { encodeIdColumn, encodeNumericColumn, encodeOrdinalColumn } from './column-codec.js';
-import { DOC_BLOCK_TARGET_BYTES, encodeDocBlock } from './doc-store.js';
+import { DocStoreBlockWriter } from './doc-store.js';
 import { FileSink } from './file-sink.js';
 import {
   FLAG_DERIVED_POSTINGS,
   FLAG_NUMERIC,
+  FORMAT_VERSION,
   FLAG_ORDINALS,
   FLAG_POSITIONS,
   FLAG_PRESENCE_ALL,
@@ -104,6 +105,8 @@ class SegmentSerializer {
   private readonly sink: FileSink;
   private readonly yielder: Yielder;
   private readonly blob = new ByteWriter(1 << 16);
+  private readonly numericColumns = new Map<string, Float64Array | null>();
+  private readonly ordinalColumns = new Map<string, OrdinalColumn | null>();
 
   constructor(
     fd: number,
@@ -132,7 +135,9 @@ class SegmentSerializer {
     this.sink.write(encodeHeader());
     const ts = (this.source.numeric('_ts') ?? allNaN(n)).subarray(0, n);
     const lid = (this.source.numeric('_lid') ?? allNaN(n)).subarray(0, n);
-    const docStore = await this.writeDocStore(ts, lid);
+    // a field first seen after the snapshot's last doc is not part of it
+    const written = this.source.fields().filter((f) => below(this.source.exists(f.name), n).length > 0);
+    const docStore = await this.writeDocStore(ts, lid, new Set(written.map((f) => f.name)));
 
     let minTs = Infinity;
     let maxTs = -Infinity;
@@ -152,46 +157,54 @@ class SegmentSerializer {
 
     const fields: FieldEntry[] = [];
     const infos: FieldInfo[] = [];
-    for (const f of this.source.fields()) {
-      // a field first seen after the snapshot's last doc is not part of it
-      if (below(this.source.exists(f.name), n).length === 0) continue;
+    for (const f of written) {
       fields.push(await this.writeField(f));
       infos.push({ name: f.name, type: f.type });
       await this.breather();
     }
 
     this.sink.write(
-      encodeFooter({ numDocs: n, minTs, maxTs, maxLid, docStore, ts: tsRef, lid: lidRef, ids: idsRef, fields }),
+      encodeFooter({ version: FORMAT_VERSION, numDocs: n, minTs, maxTs, maxLid, docStore, ts: tsRef, lid: lidRef, ids: idsRef, fields }),
     );
     this.sink.flush();
     return { sizeBytes: this.sink.position, info: { numDocs: n, minTs, maxTs, maxLid, fields: infos } };
   }
 
-  private async writeDocStore(ts: Float64Array, lid: Float64Array): Promise<DocStoreIndex> {
+  /** The source's column of a field, asked once per write (doc store and field share it). */
+  private numericOf(field: string): Float64Array | null {
+    if (!this.numericColumns.has(field)) this.numericColumns.set(field, this.source.numeric(field));
+    return this.numericColumns.get(field)!;
+  }
+
+  private ordinalsOf(field: string): OrdinalColumn | null {
+    if (!this.ordinalColumns.has(field)) this.ordinalColumns.set(field, this.source.ordinals(field));
+    return this.ordinalColumns.get(field)!;
+  }
+
+  private async writeDocStore(ts: Float64Array, lid: Float64Array, fields: ReadonlySet<string>): Promise<DocStoreIndex> {
     const n = this.numDocs;
     const firstDocs: number[] = [0];
     const offsets: number[] = [this.sink.position];
     const crcs: number[] = [];
-    let texts: string[] = [];
-    let pendingChars = 0;
+    // the columns this file will hold: what the reader can take left-out values from
+    const blocks = new DocStoreBlockWriter({
+      numeric: (field) => (field === '_ts' ? ts : field === '_lid' ? lid : fields.has(field) ? this.numericOf(field) : null),
+      keyword: (field) => (fields.has(field) ? this.ordinalsOf(field) : null),
+    });
     const flush = async (endDoc: number): Promise<void> => {
-      const first = firstDocs[firstDocs.length - 1]!;
-      const block = encodeDocBlock(texts, ts.subarray(first, endDoc), lid.subarray(first, endDoc));
+      const block = blocks.finish();
       crcs.push(checksum(block));
       this.sink.write(block);
       firstDocs.push(endDoc);
       offsets.push(this.sink.position);
-      texts = [];
-      pendingChars = 0;
       if (this.yielder.dueNow()) await this.yielder.pause();
     };
     for (let d = 0; d < n; d++) {
-      const text = this.source.source(d);
-      texts.push(text);
-      pendingChars += text.length;
-      if (pendingChars >= DOC_BLOCK_TARGET_BYTES) await flush(d + 1);
+      blocks.add(this.source.source(d), d);
+      if (blocks.full) await flush(d + 1);
+      else if (this.yielder.due()) await this.yielder.pause();
     }
-    if (texts.length > 0) await flush(n);
+    if (blocks.count > 0) await flush(n);
     return { firstDocs: Uint32Array.from(firstDocs), offsets: Float64Array.from(offsets), crcs: Uint32Array.from(crcs) };
   }
 
@@ -210,8 +223,8 @@ class SegmentSerializer {
     };
 
     const present = below(src.exists(f.name), n);
-    const numeric = src.numeric(f.name);
-    const ordinals = src.ordinals(f.name);
+    const numeric = this.numericOf(f.name);
+    const ordinals = this.ordinalsOf(f.name);
     entry.presenceCount = present.length;
     if (present.length === n) {
       entry.flags |= FLAG_PRESENCE_ALL;

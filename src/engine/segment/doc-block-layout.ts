@@ -1,0 +1,43 @@
+/**
+ * Constants of the column-wise doc block (format version 2), shared by its encoder and decoder.
+ * Uncompressed layout (then Brotli):
+ *
+ *   u8 encoding (0 UTF-8, 1 UTF-16LE) · varint count ·
+ *   varint numShapes · per shape: varint byte length · shape text · per slot (marker) varint
+ *     stream index ·
+ *   varint numStreams · per stream: u8 slot kind · u8 coding · varint value count ·
+ *     varint data byte length · varint key byte length · key ·
+ *   per doc varint shape index ·
+ *   the streams' data, in stream order
+ *
+ * A shape is the source with each member value replaced by its slot marker (source-scanner.ts);
+ * a stream holds, in doc order, the values of one key and slot kind. The streams of column slots
+ * hold no bytes: their key names the field whose column gives the value.
+ */
+
+/** values joined by a line feed (which string values, number texts and keys never hold raw) */
+export const CODING_TEXT = 0;
+/** varint numDistinct · varint byte length · distinct values joined by line feeds · per value
+ * its index: u8 when numDistinct <= 256, else varint */
+export const CODING_DICT = 1;
+/** varint zigzag(v) per value */
+export const CODING_INT = 2;
+/** varint zigzag(v - previous value) per value, the first against 0 */
+export const CODING_INT_DELTA = 3;
+/** u8 per value (literal codes) */
+export const CODING_CODES = 4;
+/** varint byte length per value, then the values back to back (whole texts) */
+export const CODING_LENGTHS = 5;
+/** no bytes: the values are in the column of the field the stream's key names */
+export const CODING_NONE = 6;
+
+export const VALUE_SEPARATOR = '\n';
+export const SEPARATOR_CODE = 0x0a;
+
+export function zigzag(v: number): number {
+  return v >= 0 ? v * 2 : -v * 2 - 1;
+}
+
+export function unzigzag(z: number): number {
+  return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+}
