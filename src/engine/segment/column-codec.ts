@@ -16,7 +16,12 @@
  *           [terms: per term u8 encoding · varint byte length · bytes] ·
  *           packed u32 stream of (ord + 1) per doc
  * ids:      u8 kind · 0 DELTA: u64 first · packed u32 stream of zigzag(id[i] - id[i-1]);
- *                     1 RAW: u64 each
+ *                     1 RAW: u64 each;
+ *                     2 SPLIT: u64 first · two packed u32 streams of numDocs - 1 values: the
+ *                       millisecond part (id >> 22) as zigzag(ms[i] - ms[i-1]), then the
+ *                       sequence part (id & 2^22 - 1) as zigzag(seq[i] - seq[i-1]) when the
+ *                       millisecond is the same, else seq[i] (src/common/ids.ts: ids are
+ *                       42 bits of milliseconds and a 22-bit sequence)
  */
 import type { OrdinalColumn } from '../segment-reader.js';
 import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
@@ -270,17 +275,41 @@ export function decodeOrdinalColumn(bytes: Uint8Array, numDocs: number): Decoded
 
 const IDS_DELTA = 0;
 const IDS_RAW = 1;
+const IDS_SPLIT = 2;
 const TWO32 = 2 ** 32;
+const SEQUENCE_BITS = 22;
+const SEQUENCE_MASK = (1 << SEQUENCE_BITS) - 1;
 
-/** Encodes the first `numDocs` `_id` values. */
-export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array {
-  const out = new ByteWriter(16 + numDocs * 2);
-  if (numDocs === 0) {
-    out.u8(IDS_RAW);
-    return out.toBytes();
+/** The millisecond part (id >> 22) of the id whose 32-bit halves are `lo`, `hi`. */
+function msPart(lo: number, hi: number): number {
+  return hi * 2 ** (32 - SEQUENCE_BITS) + (lo >>> SEQUENCE_BITS);
+}
+
+/** The SPLIT streams of ids[1..], or null when a millisecond step does not fit 31 bits. */
+function splitStreams(halves: Uint32Array, numDocs: number): [Uint32Array, Uint32Array] | null {
+  const ms = new Uint32Array(numDocs);
+  const seq = new Uint32Array(numDocs);
+  let prevMs = msPart(halves[0]!, halves[1]!);
+  let prevSeq = halves[0]! & SEQUENCE_MASK;
+  for (let i = 1; i < numDocs; i++) {
+    const m = msPart(halves[2 * i]!, halves[2 * i + 1]!);
+    const q = halves[2 * i]! & SEQUENCE_MASK;
+    const z = zigzag(m - prevMs);
+    if (z > U32_MAX) return null;
+    ms[i] = z;
+    seq[i] = m === prevMs ? zigzag(q - prevSeq) : q;
+    prevMs = m;
+    prevSeq = q;
   }
+  return [ms, seq];
+}
+
+/** Encodes the first `numDocs` `_id` values: the smaller of DELTA and SPLIT, else RAW. */
+export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array {
+  if (numDocs === 0) return Uint8Array.of(IDS_RAW);
   // the 64-bit ids as (lo, hi) u32 pairs, so gaps are computed without BigInt
   const halves = new Uint32Array(ids.buffer, ids.byteOffset, numDocs * 2);
+  const candidates: Uint8Array[] = [];
   const z = new Uint32Array(numDocs);
   let fits = true;
   for (let i = 1; i < numDocs && fits; i++) {
@@ -290,13 +319,25 @@ export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array
     else z[i] = zz;
   }
   if (fits) {
+    const out = new ByteWriter(16 + numDocs * 2);
     out.u8(IDS_DELTA);
     out.u64(ids[0]!);
     encodeU32Stream(out, z, 1, numDocs - 1);
-  } else {
-    out.u8(IDS_RAW);
-    for (let i = 0; i < numDocs; i++) out.u64(ids[i]!);
+    candidates.push(out.toBytes());
   }
+  const split = splitStreams(halves, numDocs);
+  if (split !== null) {
+    const out = new ByteWriter(16 + numDocs);
+    out.u8(IDS_SPLIT);
+    out.u64(ids[0]!);
+    encodeU32Stream(out, split[0], 1, numDocs - 1);
+    encodeU32Stream(out, split[1], 1, numDocs - 1);
+    candidates.push(out.toBytes());
+  }
+  if (candidates.length > 0) return candidates.reduce((a, b) => (b.length < a.length ? b : a));
+  const out = new ByteWriter(16 + numDocs * 8);
+  out.u8(IDS_RAW);
+  for (let i = 0; i < numDocs; i++) out.u64(ids[i]!);
   return out.toBytes();
 }
 
@@ -309,6 +350,7 @@ export function decodeIdColumn(bytes: Uint8Array, numDocs: number): BigUint64Arr
     for (let i = 0; i < numDocs; i++) ids[i] = r.u64();
     return ids;
   }
+  if (kind === IDS_SPLIT) return decodeSplitIds(bytes, r, ids, numDocs);
   if (kind !== IDS_DELTA) throw new FormatError('bad id column kind');
   ids[0] = r.u64();
   const z = new Uint32Array(numDocs);
@@ -328,6 +370,27 @@ export function decodeIdColumn(bytes: Uint8Array, numDocs: number): BigUint64Arr
     }
     halves[2 * i] = lo;
     halves[2 * i + 1] = hi;
+  }
+  return ids;
+}
+
+function decodeSplitIds(bytes: Uint8Array, r: ByteReader, ids: BigUint64Array, numDocs: number): BigUint64Array {
+  ids[0] = r.u64();
+  const ms = new Uint32Array(numDocs);
+  const seq = new Uint32Array(numDocs);
+  const pos = decodeU32Stream(bytes, r.pos, numDocs - 1, ms, 1);
+  decodeU32Stream(bytes, pos, numDocs - 1, seq, 1);
+  const halves = new Uint32Array(ids.buffer);
+  let m = msPart(halves[0]!, halves[1]!);
+  let q = halves[0]! & SEQUENCE_MASK;
+  const msLow = 2 ** (32 - SEQUENCE_BITS);
+  for (let i = 1; i < numDocs; i++) {
+    const step = unzigzag(ms[i]!);
+    m += step;
+    q = step === 0 ? q + unzigzag(seq[i]!) : seq[i]!;
+    if (m < 0 || m >= 2 ** 42 || q < 0 || q > SEQUENCE_MASK) throw new FormatError('id out of range');
+    halves[2 * i] = ((m % msLow) * 2 ** SEQUENCE_BITS + q) >>> 0;
+    halves[2 * i + 1] = Math.floor(m / msLow);
   }
   return ids;
 }

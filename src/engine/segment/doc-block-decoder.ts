@@ -12,8 +12,11 @@ import {
   CODING_INT_DELTA,
   CODING_LENGTHS,
   CODING_NONE,
+  CODING_TEMPLATE,
   CODING_TEXT,
+  NUMBER_MARK,
   SEPARATOR_CODE,
+  numberContext,
   unzigzag,
 } from './doc-block-layout.js';
 import type { DocBlock, SourceColumns } from './doc-block.js';
@@ -53,6 +56,11 @@ interface DecodedStream {
   ords: Uint32Array | null;
   numbers: Float64Array | null;
   codes: Uint8Array | null;
+  /** template text: the numbers of its marks in order, and each value's first mark */
+  markNumbers: Float64Array | null;
+  firstMark: Uint32Array | null;
+  /** byte offset of each mark */
+  markAt: Uint32Array | null;
 }
 
 let scratch = Buffer.allocUnsafe(64 << 10);
@@ -143,6 +151,9 @@ export class ColumnDocBlock implements DocBlock {
       } else if (stream.codes !== null) {
         out = ensureScratch(n + 16);
         n += out.write(LITERAL_TEXTS[stream.codes[k]!]!, n, this.encoding);
+      } else if (stream.markNumbers !== null) {
+        n = this.writeTemplate(stream, k, n);
+        out = scratch;
       } else {
         const starts = stream.starts!;
         const e = stream.ords === null ? k : stream.ords[k]!;
@@ -153,6 +164,28 @@ export class ColumnDocBlock implements DocBlock {
       }
     }
     return out.toString(this.encoding, 0, n);
+  }
+
+  /** Writes value k of a template stream at scratch[n]; returns the new end. */
+  private writeTemplate(stream: DecodedStream, k: number, n: number): number {
+    const bytes = this.bytes;
+    const unit = this.unit;
+    const numbers = stream.markNumbers!;
+    const markAt = stream.markAt!;
+    const end = stream.firstMark![k + 1]!;
+    let m = stream.firstMark![k]!;
+    const vs = stream.starts![k]!;
+    const ve = stream.starts![k + 1]! - unit;
+    const out = ensureScratch(n + (ve - vs) + 16 * unit * (end - m));
+    let from = vs;
+    for (; m < end; m++) {
+      const p = markAt[m]!;
+      n += bytes.copy(out, n, from, p);
+      n = writeDigits(out, n, numbers[m]!, unit);
+      from = p + unit;
+    }
+    n += bytes.copy(out, n, from, ve);
+    return n;
   }
 
   /** Reads one shape: its text (split at the slot markers) and the streams of its slots. */
@@ -196,7 +229,9 @@ export class ColumnDocBlock implements DocBlock {
   }
 
   private readStream(kind: number, coding: number, count: number, key: string, start: number, end: number): DecodedStream {
-    const stream: DecodedStream = { kind, key, coding, count, starts: null, ords: null, numbers: null, codes: null };
+    const stream: DecodedStream = {
+      kind, key, coding, count, starts: null, ords: null, numbers: null, codes: null, markNumbers: null, firstMark: null, markAt: null,
+    };
     const expected = codingsOf(kind);
     if (!expected.includes(coding)) throw new FormatError(`coding ${coding} does not fit slot kind ${kind}`);
     if (coding === CODING_NONE) {
@@ -211,6 +246,14 @@ export class ColumnDocBlock implements DocBlock {
       case CODING_TEXT:
         stream.starts = this.separated(start, end, count);
         return stream;
+      case CODING_TEMPLATE: {
+        const textLength = r.varint();
+        const textStart = r.pos;
+        r.bytesView(textLength);
+        stream.starts = this.separated(textStart, textStart + textLength, count);
+        this.readTemplateNumbers(stream, r);
+        break;
+      }
       case CODING_DICT: {
         const distinct = r.varint();
         const dictLength = r.varint();
@@ -264,6 +307,102 @@ export class ColumnDocBlock implements DocBlock {
     }
     if (r.pos !== end) throw new FormatError('stream length mismatch');
     return stream;
+  }
+
+  /**
+   * Finds the number marks of a template stream's text and puts the numbers, stored grouped by
+   * context, back in mark order.
+   */
+  private readTemplateNumbers(stream: DecodedStream, r: ByteReader): void {
+    const bytes = this.bytes;
+    const unit = this.unit;
+    const starts = stream.starts!;
+    const count = stream.count;
+    // one pass over the text: the byte offset of every mark, and each value's first mark
+    const firstMark = new Uint32Array(count + 1);
+    let markAt = new Uint32Array(256);
+    let marks = 0;
+    const textEnd = count > 0 ? starts[count]! - unit : 0;
+    let k = 0;
+    for (let p = this.nextMark(count > 0 ? starts[0]! : 0, textEnd); p >= 0; p = this.nextMark(p + unit, textEnd)) {
+      while (starts[k + 1]! <= p) firstMark[++k] = marks;
+      if (marks === markAt.length) {
+        const grown = new Uint32Array(marks * 2);
+        grown.set(markAt);
+        markAt = grown;
+      }
+      markAt[marks++] = p;
+    }
+    while (k < count) firstMark[++k] = marks;
+    if (marks > r.remaining) throw new FormatError('more number marks than numbers');
+    const markGroup = new Uint32Array(marks);
+    const markRank = new Uint32Array(marks);
+    const groupOf = new ContextGroups();
+    let groupSize = new Uint32Array(16);
+    for (let k = 0, m = 0; k < count; k++) {
+      const vs = starts[k]!;
+      for (; m < firstMark[k + 1]!; m++) {
+        const g = groupOf.groupOf(this.contextAt(vs, markAt[m]!));
+        if (g === groupSize.length) {
+          const grown = new Uint32Array(groupSize.length * 2);
+          grown.set(groupSize);
+          groupSize = grown;
+        }
+        markGroup[m] = g;
+        markRank[m] = groupSize[g]!++;
+      }
+    }
+    const groups = groupOf.size;
+    const groupStart = new Uint32Array(groups + 1);
+    for (let g = 0; g < groups; g++) groupStart[g + 1] = groupStart[g]! + groupSize[g]!;
+    const grouped = new Float64Array(marks);
+    let pos = r.pos;
+    for (let i = 0; i < marks; i++) {
+      let b = pos < r.end ? bytes[pos++]! : 256;
+      let v = b & 0x7f;
+      for (let mul = 0x80; b >= 0x80; mul *= 0x80) {
+        if (b === 256 || mul > 2 ** 49) throw new FormatError('bad number in template stream');
+        b = pos < r.end ? bytes[pos++]! : 256;
+        v += (b & 0x7f) * mul;
+      }
+      grouped[i] = v;
+    }
+    r.pos = pos;
+    const markNumbers = new Float64Array(marks);
+    for (let i = 0; i < marks; i++) markNumbers[i] = grouped[groupStart[markGroup[i]!]! + markRank[i]!]!;
+    stream.markNumbers = markNumbers;
+    stream.firstMark = firstMark;
+    stream.markAt = markAt;
+  }
+
+  /** The byte offset of the first number mark in bytes[from, end), or -1. */
+  private nextMark(from: number, end: number): number {
+    const bytes = this.bytes;
+    if (this.unit === 1) {
+      const at = from < end ? bytes.indexOf(NUMBER_MARK, from) : -1;
+      return at >= 0 && at < end ? at : -1;
+    }
+    for (let p = from; p < end; p += 2) if (bytes[p] === NUMBER_MARK && bytes[p + 1] === 0) return p;
+    return -1;
+  }
+
+  /** The context key of the mark at byte p of a value starting at byte `start`. */
+  private contextAt(start: number, p: number): number {
+    const bytes = this.bytes;
+    const unit = this.unit;
+    let c1 = 0;
+    let c2 = 0;
+    let c3 = 0;
+    let taken = 0;
+    for (let q = p - unit; q >= start && taken < 3; q -= unit) {
+      const u = unit === 1 ? bytes[q]! : bytes[q]! | (bytes[q + 1]! << 8);
+      if (u >= 0x80) break;
+      if (taken === 0) c1 = u;
+      else if (taken === 1) c2 = u;
+      else c3 = u;
+      taken++;
+    }
+    return numberContext(taken, c1, c2, c3);
   }
 
   /**
@@ -328,6 +467,21 @@ export class ColumnDocBlock implements DocBlock {
   }
 }
 
+/** Writes the decimal digits of a non-negative integer below 2^53 at out[n]; returns the new end. */
+function writeDigits(out: Buffer, n: number, value: number, unit: number): number {
+  let digits = 1;
+  for (let x = value; x >= 10; x = Math.floor(x / 10)) digits++;
+  let p = n + (digits - 1) * unit;
+  let x = value;
+  for (let d = 0; d < digits; d++, p -= unit) {
+    const q = Math.floor(x / 10);
+    out[p] = 0x30 + (x - q * 10);
+    if (unit === 2) out[p + 1] = 0;
+    x = q;
+  }
+  return n + digits * unit;
+}
+
 /** The text of a column slot's value: the keyword term, or the number as JavaScript prints it. */
 function columnText(stream: DecodedStream, doc: number, columns: SourceColumns): string {
   if (stream.kind === SLOT_KEYWORD_COLUMN) {
@@ -340,13 +494,53 @@ function columnText(stream: DecodedStream, doc: number, columns: SourceColumns):
   return String(v);
 }
 
+/** Context key → group number, in order of first appearance (open addressing: keys are 23 bits). */
+class ContextGroups {
+  private keys = new Int32Array(64).fill(-1);
+  private groups = new Int32Array(64);
+  size = 0;
+
+  groupOf(key: number): number {
+    let mask = this.keys.length - 1;
+    let h = Math.imul(key, 0x9e3779b1) >>> 0;
+    for (;;) {
+      const i = h & mask;
+      const k = this.keys[i]!;
+      if (k === key) return this.groups[i]!;
+      if (k === -1) {
+        this.keys[i] = key;
+        this.groups[i] = this.size;
+        if (++this.size * 2 > this.keys.length) this.grow();
+        return this.size - 1;
+      }
+      h++;
+      mask = this.keys.length - 1;
+    }
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const groups = this.groups;
+    this.keys = new Int32Array(keys.length * 2).fill(-1);
+    this.groups = new Int32Array(keys.length * 2);
+    const mask = this.keys.length - 1;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === -1) continue;
+      let h = Math.imul(keys[i]!, 0x9e3779b1) >>> 0;
+      while (this.keys[h & mask] !== -1) h++;
+      this.keys[h & mask] = keys[i]!;
+      this.groups[h & mask] = groups[i]!;
+    }
+  }
+}
+
 function codingsOf(kind: number): readonly number[] {
   switch (kind) {
     case SLOT_KEYWORD_COLUMN:
     case SLOT_NUMERIC_COLUMN:
       return [CODING_NONE];
     case SLOT_STRING:
-      return [CODING_TEXT, CODING_DICT];
+      return [CODING_TEXT, CODING_DICT, CODING_TEMPLATE];
     case SLOT_NUMBER_TEXT:
       return [CODING_TEXT];
     case SLOT_INT:

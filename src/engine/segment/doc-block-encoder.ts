@@ -17,8 +17,12 @@ import {
   CODING_INT_DELTA,
   CODING_LENGTHS,
   CODING_NONE,
+  CODING_TEMPLATE,
   CODING_TEXT,
+  MAX_TEMPLATE_DIGITS,
+  NUMBER_MARK,
   VALUE_SEPARATOR,
+  numberContext,
   zigzag,
 } from './doc-block-layout.js';
 import {
@@ -313,7 +317,7 @@ function encodeIntegers(values: readonly number[]): EncodedStream {
   return { coding: useDelta ? CODING_INT_DELTA : CODING_INT, bytes: w.view8() };
 }
 
-/** Dictionary indexes when few distinct values repeat, else the text. */
+/** Dictionary indexes when few distinct values repeat, else the text (numbers apart if any). */
 function encodeStrings(values: readonly string[], enc: StringEncoding): EncodedStream {
   const limit = Math.max(DICT_MAX_DISTINCT, values.length >>> 2);
   const index = new Map<string, number>();
@@ -322,14 +326,12 @@ function encodeStrings(values: readonly string[], enc: StringEncoding): EncodedS
   for (const v of values) {
     totalChars += v.length + 1;
     if (index.has(v)) continue;
-    if (index.size === limit) return { coding: CODING_TEXT, bytes: encodeString(values.join(VALUE_SEPARATOR), enc) };
+    if (index.size === limit) return encodeText(values, enc);
     index.set(v, index.size);
     distinctChars += v.length + 1;
   }
   const wide = index.size > DICT_MAX_DISTINCT;
-  if (distinctChars + values.length * (wide ? 2 : 1) >= totalChars) {
-    return { coding: CODING_TEXT, bytes: encodeString(values.join(VALUE_SEPARATOR), enc) };
-  }
+  if (distinctChars + values.length * (wide ? 2 : 1) >= totalChars) return encodeText(values, enc);
   const dict = encodeString([...index.keys()].join(VALUE_SEPARATOR), enc);
   const w = new ByteWriter(16 + dict.length + values.length * (wide ? 3 : 1));
   w.varint(index.size);
@@ -340,6 +342,69 @@ function encodeStrings(values: readonly string[], enc: StringEncoding): EncodedS
     else w.u8(i);
   }
   return { coding: CODING_DICT, bytes: w.view8() };
+}
+
+function encodeText(values: readonly string[], enc: StringEncoding): EncodedStream {
+  return encodeTemplate(values, enc) ?? { coding: CODING_TEXT, bytes: encodeString(values.join(VALUE_SEPARATOR), enc) };
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * CODING_TEMPLATE (doc-block-layout.ts), or null when no value holds a number or one holds the
+ * mark itself.
+ */
+function encodeTemplate(values: readonly string[], enc: StringEncoding): EncodedStream | null {
+  const mark = String.fromCharCode(NUMBER_MARK);
+  const templates: string[] = new Array<string>(values.length);
+  const groups = new Map<number, number[]>();
+  let numbers = 0;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k]!;
+    let template = '';
+    let copied = 0;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      if (c === NUMBER_MARK) return null;
+      if (!isDigit(c)) continue;
+      let j = i + 1;
+      while (j < v.length && isDigit(v.charCodeAt(j))) j++;
+      const digits = j - i;
+      if (digits <= MAX_TEMPLATE_DIGITS && (digits === 1 || c !== 0x30)) {
+        template += v.slice(copied, i);
+        const context = contextBefore(template);
+        template += mark;
+        copied = j;
+        let n = 0;
+        for (let d = i; d < j; d++) n = n * 10 + (v.charCodeAt(d) - 0x30);
+        const group = groups.get(context);
+        if (group === undefined) groups.set(context, [n]);
+        else group.push(n);
+        numbers++;
+      }
+      i = j - 1;
+    }
+    templates[k] = copied === 0 ? v : template + v.slice(copied);
+  }
+  if (numbers === 0) return null;
+  const text = encodeString(templates.join(VALUE_SEPARATOR), enc);
+  const w = new ByteWriter(16 + text.length + numbers * 3);
+  w.lenBytes(text);
+  for (const group of groups.values()) for (const n of group) w.varint(n);
+  return { coding: CODING_TEMPLATE, bytes: w.view8() };
+}
+
+/** The context key of a number placed at the end of `template` (doc-block-layout.ts). */
+function contextBefore(template: string): number {
+  const n = template.length;
+  let taken = 0;
+  const c1 = n >= 1 ? template.charCodeAt(n - 1) : 0x80;
+  const c2 = n >= 2 ? template.charCodeAt(n - 2) : 0x80;
+  const c3 = n >= 3 ? template.charCodeAt(n - 3) : 0x80;
+  if (c1 < 0x80) taken = c2 < 0x80 ? (c3 < 0x80 ? 3 : 2) : 1;
+  return numberContext(taken, taken >= 1 ? c1 : 0, taken >= 2 ? c2 : 0, taken >= 3 ? c3 : 0);
 }
 
 function encodeWhole(texts: readonly string[], enc: StringEncoding): EncodedStream {

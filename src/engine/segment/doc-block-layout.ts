@@ -30,6 +30,24 @@ export const CODING_CODES = 4;
 export const CODING_LENGTHS = 5;
 /** no bytes: the values are in the column of the field the stream's key names */
 export const CODING_NONE = 6;
+/**
+ * Free text with its numbers apart: varint byte length · the values joined by line feeds, each
+ * canonical digit run (up to 15 digits, no leading zero but in "0") replaced by NUMBER_MARK ·
+ * the numbers as varints, grouped by context: the up to 3 ASCII code units before the mark in
+ * its value (fewer at the value's start or before a non-ASCII one), groups in order of first
+ * appearance, numbers in order within a group. Numbers that follow the same text (the bytes of a
+ * status code, the octets of an address) then sit together, which compresses far better than
+ * digits scattered through the text.
+ */
+export const CODING_TEMPLATE = 7;
+
+export const NUMBER_MARK = 0x01;
+export const MAX_TEMPLATE_DIGITS = 15;
+
+/** The context key of a number from the up to 3 ASCII code units before it (c1 nearest). */
+export function numberContext(taken: number, c1: number, c2: number, c3: number): number {
+  return taken | (c1 << 2) | (c2 << 9) | (c3 << 16);
+}
 
 export const VALUE_SEPARATOR = '\n';
 export const SEPARATOR_CODE = 0x0a;

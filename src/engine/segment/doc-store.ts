@@ -18,8 +18,8 @@ export type { DocBlock, SourceColumns } from './doc-block.js';
 export type { WrittenColumns } from './doc-block-encoder.js';
 
 /** A block is closed once its sources reach this many UTF-16 code units. */
-export const DOC_BLOCK_TARGET_CHARS = 128 * 1024;
-const BROTLI_QUALITY = 5;
+export const DOC_BLOCK_TARGET_CHARS = 512 * 1024;
+const BROTLI_QUALITY = 6;
 
 /** Collects the sources of one block at a time and compresses it. */
 export class DocStoreBlockWriter {
