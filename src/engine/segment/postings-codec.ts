@@ -2,7 +2,9 @@
  * Posting blobs (terms held by two docs or more): the doc ids of one term, then for text fields
  * its positions, in one of two modes chosen per term by size:
  *
- *   docs:               packed u32 stream of docFreq gaps: doc[0], then doc[i] - doc[i-1] - 1
+ *   docs, PACKED:       packed u32 stream of docFreq gaps: doc[0], then doc[i] - doc[i-1] - 1
+ *   docs, RICE:         Rice stream (rice.ts) of the same gaps; chosen when it is at least
+ *                       RICE_MIN_SAVING smaller (format version 2)
  *   positions, PACKED:  packed u32 stream of docFreq (freq - 1) values · zero padding to a 4-byte
  *                       boundary when the next stream has full blocks · packed u32 stream of
  *                       position gaps: per doc the first position, then pos[j] - pos[j-1]
@@ -16,6 +18,12 @@ import type { PositionPostings } from '../segment-reader.js';
 import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
 import { FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { decodeRiceStream, encodeRiceStream, riceStreamBytes } from './rice.js';
+
+export const DOCS_PACKED = 0;
+export const DOCS_RICE = 1;
+/** Rice decodes bit by bit: it must save this share of the packed bytes to be chosen. */
+const RICE_MIN_SAVING = 0.1;
 
 export const POSITIONS_PACKED = 0;
 export const POSITIONS_DEFLATE = 1;
@@ -33,8 +41,8 @@ function scratch(n: number): Uint32Array {
   return gapScratch;
 }
 
-/** Appends the docs stream of a sorted, duplicate-free list of doc ids. */
-export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
+/** The gaps of a sorted, duplicate-free list of doc ids (in a shared scratch array). */
+function docGaps(docs: Uint32Array): Uint32Array {
   const n = docs.length;
   const gaps = scratch(n);
   let prev = -1;
@@ -44,16 +52,36 @@ export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
     gaps[i] = d - prev - 1;
     prev = d;
   }
+  return gaps;
+}
+
+/** Appends the packed docs stream of a sorted, duplicate-free list of doc ids. */
+export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
+  encodeU32Stream(out, docGaps(docs), 0, docs.length);
+}
+
+/** Appends the docs stream of a term in its smaller mode (DOCS_PACKED or DOCS_RICE); returns the mode. */
+export function encodePostingDocs(out: ByteWriter, docs: Uint32Array): number {
+  const n = docs.length;
+  const gaps = docGaps(docs);
+  const mark = out.length;
   encodeU32Stream(out, gaps, 0, n);
+  const packed = out.length - mark;
+  if (n < 16 || riceStreamBytes(gaps, 0, n) > packed * (1 - RICE_MIN_SAVING)) return DOCS_PACKED;
+  out.length = mark;
+  encodeRiceStream(out, gaps, 0, n);
+  return DOCS_RICE;
 }
 
 /**
  * Decodes `count` doc ids at bytes[pos] into a new array; throws FormatError when an id reaches
  * `numDocs` (a damaged blob).
  */
-export function decodeDocIds(bytes: Uint8Array, pos: number, count: number, numDocs: number): Uint32Array {
+export function decodeDocIds(bytes: Uint8Array, pos: number, count: number, numDocs: number, mode = DOCS_PACKED): Uint32Array {
   const out = new Uint32Array(count);
-  decodeU32Stream(bytes, pos, count, out, 0);
+  if (mode === DOCS_RICE) decodeRiceStream(bytes, pos, bytes.length, count, out, 0);
+  else if (mode === DOCS_PACKED) decodeU32Stream(bytes, pos, count, out, 0);
+  else throw new FormatError(`unknown docs mode ${mode}`);
   let acc = -1;
   for (let i = 0; i < count; i++) {
     acc += out[i]! + 1;

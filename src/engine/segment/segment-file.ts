@@ -151,7 +151,7 @@ export class SegmentFile implements SegmentReader {
       const single = block.singleDoc[i]!;
       if (single >= 0) return Uint32Array.of(this.checkDoc(single));
       const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
-      return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs);
+      return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
     });
   }
 
@@ -170,7 +170,7 @@ export class SegmentFile implements SegmentReader {
       const docsLen = block.docsLen[i]!;
       const end = docsLen + block.posLen[i]!;
       const bytes = this.read(block.blobOffset[i]!, end);
-      const docs = decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs);
+      const docs = decodeDocIds(bytes.subarray(0, docsLen), 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
       const { offsets, positions } = decodePositions(bytes, docsLen, end, docs.length, block.posMode[i]!);
       return { docs, offsets, positions };
     });
@@ -335,7 +335,7 @@ export class SegmentFile implements SegmentReader {
     const block = guard(this.filePath, () => {
       const bytes = this.read(index.offsets[b]!, index.lengths[b]!);
       if (checksum(bytes) !== index.crcs[b]) throw new FormatError(`term block ${b} of ${entry.name} checksum mismatch`);
-      return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0, (entry.flags & FLAG_DERIVED_POSTINGS) !== 0);
+      return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0, (entry.flags & FLAG_DERIVED_POSTINGS) !== 0, this.footer.version);
     });
     this.termBlocks.set(key, block);
     return block;

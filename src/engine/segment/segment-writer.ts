@@ -27,7 +27,7 @@ import {
   type DocStoreIndex,
   type FieldEntry,
 } from './footer.js';
-import { encodeDocIds, encodePositions } from './postings-codec.js';
+import { encodeDocIds, encodePositions, encodePostingDocs } from './postings-codec.js';
 import { segmentIdOf } from './segment-id.js';
 import { TermDictWriter } from './term-dict.js';
 import { SLICE_MS, Yielder } from './yielder.js';
@@ -271,12 +271,12 @@ class SegmentSerializer {
       } else {
         const blob = this.blob;
         blob.clear();
-        encodeDocIds(blob, docs);
+        const docsMode = encodePostingDocs(blob, docs);
         const docsLen = blob.length;
         const mode = positions === null ? 0 : encodePositions(blob, positions, docs.length);
         const offset = this.sink.position;
         this.sink.write(blob.view8());
-        dict.add(term, docs.length, offset, docsLen, blob.length - docsLen, mode);
+        dict.add(term, docs.length, offset, docsLen, docsMode, blob.length - docsLen, mode);
       }
       if (this.yielder.due()) await this.yielder.pause();
     }

@@ -174,13 +174,13 @@ describe('term blocks', () => {
     terms.forEach((t, i) => {
       if (i % 2 === 0) dict.addSingle(t, i * 3, Uint32Array.of(i, i + 4));
       else {
-        dict.add(t, i + 1, offset, 10 + i, 5, i % 2);
+        dict.add(t, i + 1, offset, 10 + i, i === 3 ? 1 : 0, 5, i % 2);
         offset += 15 + i;
       }
     });
     const index = dict.finish(0);
     assert.equal(index.numTerms, terms.length);
-    const block = decodeTermBlock(dict.blocks.toBytes(), true, false);
+    const block = decodeTermBlock(dict.blocks.toBytes(), true, false, 2);
     assert.deepEqual(block.terms, terms);
     assert.equal(block.singleDoc[2], 6);
     assert.deepEqual([...block.singlePositions.subarray(block.singleStart[2]!, block.singleStart[3]!)], [2, 6]);
@@ -190,6 +190,8 @@ describe('term blocks', () => {
     assert.equal(block.docFreq[3], 4);
     assert.equal(block.docsLen[3], 13);
     assert.equal(block.posMode[3], 1);
+    assert.equal(block.docsMode[3], 1);
+    assert.equal(block.docsMode[1], 0);
   });
 });
 
