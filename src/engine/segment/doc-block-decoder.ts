@@ -20,6 +20,7 @@ import {
   unzigzag,
 } from './doc-block-layout.js';
 import type { DocBlock, SourceColumns } from './doc-block.js';
+import { ContextGroups } from './context-groups.js';
 import {
   LITERAL_NULL,
   LITERAL_TEXTS,
@@ -492,46 +493,6 @@ function columnText(stream: DecodedStream, doc: number, columns: SourceColumns):
   const v = columns.numberOf(stream.key, doc);
   if (v !== v) throw new FormatError(`no numeric value of ${stream.key} for doc ${doc}`);
   return String(v);
-}
-
-/** Context key → group number, in order of first appearance (open addressing: keys are 23 bits). */
-class ContextGroups {
-  private keys = new Int32Array(64).fill(-1);
-  private groups = new Int32Array(64);
-  size = 0;
-
-  groupOf(key: number): number {
-    let mask = this.keys.length - 1;
-    let h = Math.imul(key, 0x9e3779b1) >>> 0;
-    for (;;) {
-      const i = h & mask;
-      const k = this.keys[i]!;
-      if (k === key) return this.groups[i]!;
-      if (k === -1) {
-        this.keys[i] = key;
-        this.groups[i] = this.size;
-        if (++this.size * 2 > this.keys.length) this.grow();
-        return this.size - 1;
-      }
-      h++;
-      mask = this.keys.length - 1;
-    }
-  }
-
-  private grow(): void {
-    const keys = this.keys;
-    const groups = this.groups;
-    this.keys = new Int32Array(keys.length * 2).fill(-1);
-    this.groups = new Int32Array(keys.length * 2);
-    const mask = this.keys.length - 1;
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] === -1) continue;
-      let h = Math.imul(keys[i]!, 0x9e3779b1) >>> 0;
-      while (this.keys[h & mask] !== -1) h++;
-      this.keys[h & mask] = keys[i]!;
-      this.groups[h & mask] = groups[i]!;
-    }
-  }
 }
 
 function codingsOf(kind: number): readonly number[] {

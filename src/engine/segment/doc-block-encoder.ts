@@ -10,6 +10,7 @@
  */
 import type { OrdinalColumn } from '../segment-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { ContextGroups } from './context-groups.js';
 import {
   CODING_CODES,
   CODING_DICT,
@@ -21,6 +22,7 @@ import {
   CODING_TEXT,
   MAX_TEMPLATE_DIGITS,
   NUMBER_MARK,
+  SEPARATOR_CODE,
   VALUE_SEPARATOR,
   numberContext,
   zigzag,
@@ -348,63 +350,132 @@ function encodeText(values: readonly string[], enc: StringEncoding): EncodedStre
   return encodeTemplate(values, enc) ?? { coding: CODING_TEXT, bytes: encodeString(values.join(VALUE_SEPARATOR), enc) };
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
 /**
  * CODING_TEMPLATE (doc-block-layout.ts), or null when no value holds a number or one holds the
  * mark itself.
  */
-function encodeTemplate(values: readonly string[], enc: StringEncoding): EncodedStream | null {
-  const mark = String.fromCharCode(NUMBER_MARK);
-  const templates: string[] = new Array<string>(values.length);
-  const groups = new Map<number, number[]>();
-  let numbers = 0;
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k]!;
-    let template = '';
-    let copied = 0;
-    for (let i = 0; i < v.length; i++) {
-      const c = v.charCodeAt(i);
-      if (c === NUMBER_MARK) return null;
-      if (!isDigit(c)) continue;
-      let j = i + 1;
-      while (j < v.length && isDigit(v.charCodeAt(j))) j++;
-      const digits = j - i;
-      if (digits <= MAX_TEMPLATE_DIGITS && (digits === 1 || c !== 0x30)) {
-        template += v.slice(copied, i);
-        const context = contextBefore(template);
-        template += mark;
-        copied = j;
-        let n = 0;
-        for (let d = i; d < j; d++) n = n * 10 + (v.charCodeAt(d) - 0x30);
-        const group = groups.get(context);
-        if (group === undefined) groups.set(context, [n]);
-        else group.push(n);
-        numbers++;
-      }
-      i = j - 1;
-    }
-    templates[k] = copied === 0 ? v : template + v.slice(copied);
-  }
-  if (numbers === 0) return null;
-  const text = encodeString(templates.join(VALUE_SEPARATOR), enc);
-  const w = new ByteWriter(16 + text.length + numbers * 3);
-  w.lenBytes(text);
-  for (const group of groups.values()) for (const n of group) w.varint(n);
-  return { coding: CODING_TEMPLATE, bytes: w.view8() };
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
-/** The context key of a number placed at the end of `template` (doc-block-layout.ts). */
-function contextBefore(template: string): number {
-  const n = template.length;
+/** Appends code unit c (and for a surrogate pair the next one, at v[i + 1]) to `out`; returns units used. */
+function putChar(out: Uint8Array, o: number, v: string, i: number, c: number, utf16: boolean): number {
+  if (utf16) {
+    out[o] = c & 0xff;
+    out[o + 1] = c >>> 8;
+    return o + 2;
+  }
+  if (c < 0x80) {
+    out[o] = c;
+    return o + 1;
+  }
+  if (c < 0x800) {
+    out[o] = 0xc0 | (c >>> 6);
+    out[o + 1] = 0x80 | (c & 0x3f);
+    return o + 2;
+  }
+  if (c >= 0xd800 && c <= 0xdbff) {
+    // a UTF-8 block holds no lone surrogate: this is a pair
+    const cp = 0x10000 + ((c - 0xd800) << 10) + (v.charCodeAt(i + 1) - 0xdc00);
+    out[o] = 0xf0 | (cp >>> 18);
+    out[o + 1] = 0x80 | ((cp >>> 12) & 0x3f);
+    out[o + 2] = 0x80 | ((cp >>> 6) & 0x3f);
+    out[o + 3] = 0x80 | (cp & 0x3f);
+    return o + 4;
+  }
+  out[o] = 0xe0 | (c >>> 12);
+  out[o + 1] = 0x80 | ((c >>> 6) & 0x3f);
+  out[o + 2] = 0x80 | (c & 0x3f);
+  return o + 3;
+}
+
+/** The context key of a number about to be written at out[o] in a value starting at out[start]. */
+function contextBefore(out: Uint8Array, start: number, o: number, unit: number): number {
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
   let taken = 0;
-  const c1 = n >= 1 ? template.charCodeAt(n - 1) : 0x80;
-  const c2 = n >= 2 ? template.charCodeAt(n - 2) : 0x80;
-  const c3 = n >= 3 ? template.charCodeAt(n - 3) : 0x80;
-  if (c1 < 0x80) taken = c2 < 0x80 ? (c3 < 0x80 ? 3 : 2) : 1;
-  return numberContext(taken, taken >= 1 ? c1 : 0, taken >= 2 ? c2 : 0, taken >= 3 ? c3 : 0);
+  for (let q = o - unit; q >= start && taken < 3; q -= unit) {
+    const u = unit === 1 ? out[q]! : out[q]! | (out[q + 1]! << 8);
+    if (u >= 0x80) break;
+    if (taken === 0) c1 = u;
+    else if (taken === 1) c2 = u;
+    else c3 = u;
+    taken++;
+  }
+  return numberContext(taken, c1, c2, c3);
+}
+
+/**
+ * CODING_TEMPLATE (doc-block-layout.ts), or null when no value holds a number or one holds the
+ * mark itself. One pass per value writes the template bytes and takes the numbers out.
+ */
+function encodeTemplate(values: readonly string[], enc: StringEncoding): EncodedStream | null {
+  const utf16 = enc === UTF16;
+  // 3 bytes per code unit at most (a surrogate pair: 4 bytes for 2), 2 in UTF-16
+  let capacity = 16;
+  for (const v of values) capacity += v.length * 3 + 2;
+  const text = new Uint8Array(capacity);
+  let o = 0;
+  const groups = new ContextGroups();
+  let numberGroup = new Uint32Array(1024);
+  let numberValue = new Float64Array(1024);
+  let numbers = 0;
+  const unit = utf16 ? 2 : 1;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k]!;
+    if (k > 0) o = putChar(text, o, v, 0, SEPARATOR_CODE, utf16);
+    const valueStart = o;
+    const len = v.length;
+    for (let i = 0; i < len; ) {
+      const c = v.charCodeAt(i);
+      if (c < 0x30 || c > 0x39) {
+        if (c === NUMBER_MARK) return null;
+        if (c < 0x80 && !utf16) {
+          text[o++] = c;
+          i++;
+        } else {
+          o = putChar(text, o, v, i, c, utf16);
+          i += !utf16 && c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+        }
+        continue;
+      }
+      let j = i + 1;
+      while (j < len && isDigit(v.charCodeAt(j))) j++;
+      const digits = j - i;
+      if (digits <= MAX_TEMPLATE_DIGITS && (digits === 1 || c !== 0x30)) {
+        let n = 0;
+        for (let d = i; d < j; d++) n = n * 10 + (v.charCodeAt(d) - 0x30);
+        if (numbers === numberValue.length) {
+          const g = new Uint32Array(numbers * 2);
+          g.set(numberGroup);
+          numberGroup = g;
+          const nv = new Float64Array(numbers * 2);
+          nv.set(numberValue);
+          numberValue = nv;
+        }
+        // the context is read back from the template bytes, as the decoder reads it
+        numberGroup[numbers] = groups.groupOf(contextBefore(text, valueStart, o, unit));
+        numberValue[numbers++] = n;
+        o = putChar(text, o, v, i, NUMBER_MARK, utf16);
+      } else {
+        for (let d = i; d < j; d++) o = putChar(text, o, v, d, v.charCodeAt(d), utf16);
+      }
+      i = j;
+    }
+  }
+  if (numbers === 0) return null;
+  const w = new ByteWriter(16 + o + numbers * 3);
+  w.varint(o);
+  w.bytes(text.subarray(0, o));
+  // group by group, in order within a group: a counting sort by group number
+  const next = new Uint32Array(groups.size + 1);
+  for (let i = 0; i < numbers; i++) next[numberGroup[i]! + 1]!++;
+  for (let g = 0; g < groups.size; g++) next[g + 1]! += next[g]!;
+  const ordered = new Float64Array(numbers);
+  for (let i = 0; i < numbers; i++) ordered[next[numberGroup[i]!]!++] = numberValue[i]!;
+  for (let i = 0; i < numbers; i++) w.varint(ordered[i]!);
+  return { coding: CODING_TEMPLATE, bytes: w.view8() };
 }
 
 function encodeWhole(texts: readonly string[], enc: StringEncoding): EncodedStream {

@@ -17,38 +17,35 @@ import { FormatError } from './byte-reader.js';
 const BLOCK_LEN = 128;
 const MAX_K = 31;
 
-/** Bytes of the Rice block of values[start, end) with parameter k. */
-function blockBits(values: Uint32Array, start: number, end: number, k: number): number {
-  let bits = 0;
-  for (let i = start; i < end; i++) bits += Math.floor(values[i]! / 2 ** k) + 1 + k;
-  return bits;
-}
-
-/** The k that makes the block shortest: near log2 of the mean value, checked on both sides. */
-function bestK(values: Uint32Array, start: number, end: number): number {
+/** The k that makes the block of values[start, end) shortest, and its length in bits. */
+function bestK(values: Uint32Array, start: number, end: number): { k: number; bits: number } {
   let sum = 0;
   for (let i = start; i < end; i++) sum += values[i]!;
-  const mean = sum / (end - start);
-  const guess = mean < 2 ? 0 : Math.min(MAX_K, Math.floor(Math.log2(mean * Math.LN2)));
-  let best = guess;
-  let bestBits = blockBits(values, start, end, guess);
-  for (const k of [guess - 1, guess + 1]) {
-    if (k < 0 || k > MAX_K) continue;
-    const bits = blockBits(values, start, end, k);
-    if (bits < bestBits) {
-      best = k;
-      bestBits = bits;
-    }
+  const n = end - start;
+  // for geometric values the best k is near log2 of the mean times ln 2: check it and both sides
+  const guess = sum < 2 * n ? 0 : Math.min(MAX_K - 1, Math.floor(Math.log2((sum / n) * Math.LN2)));
+  const k0 = Math.max(0, guess - 1);
+  let q0 = 0;
+  let q1 = 0;
+  let q2 = 0;
+  for (let i = start; i < end; i++) {
+    const v = values[i]!;
+    q0 += v >>> k0;
+    q1 += v >>> (k0 + 1);
+    q2 += v >>> (k0 + 2);
   }
-  return best;
+  const b0 = q0 + n * (1 + k0);
+  const b1 = q1 + n * (2 + k0);
+  const b2 = k0 + 2 <= MAX_K ? q2 + n * (3 + k0) : Infinity;
+  if (b0 <= b1 && b0 <= b2) return { k: k0, bits: b0 };
+  return b1 <= b2 ? { k: k0 + 1, bits: b1 } : { k: k0 + 2, bits: b2 };
 }
 
 /** Size in bytes of values[start, start + count) as a Rice stream. */
 export function riceStreamBytes(values: Uint32Array, start: number, count: number): number {
   let bytes = 0;
   for (let b = start; b < start + count; b += BLOCK_LEN) {
-    const end = Math.min(start + count, b + BLOCK_LEN);
-    bytes += 1 + Math.ceil(blockBits(values, b, end, bestK(values, b, end)) / 8);
+    bytes += 1 + Math.ceil(bestK(values, b, Math.min(start + count, b + BLOCK_LEN)).bits / 8);
   }
   return bytes;
 }
@@ -57,24 +54,37 @@ export function riceStreamBytes(values: Uint32Array, start: number, count: numbe
 export function encodeRiceStream(out: ByteWriter, values: Uint32Array, start: number, count: number): void {
   for (let b = start; b < start + count; b += BLOCK_LEN) {
     const end = Math.min(start + count, b + BLOCK_LEN);
-    const k = bestK(values, b, end);
+    const { k, bits } = bestK(values, b, end);
     out.u8(k);
-    const nBytes = Math.ceil(blockBits(values, b, end, k) / 8);
+    const nBytes = Math.ceil(bits / 8);
+    // 4 bytes of slack: the low bits are ORed in as one 32-bit word
+    out.ensure(nBytes + 4);
     const at = out.reserve(nBytes);
     const bytes = out.raw();
-    bytes.fill(0, at, at + nBytes);
+    bytes.fill(0, at, at + nBytes + 4);
+    const mask = 2 ** k - 1;
     let bit = 0;
-    const low = 2 ** k;
     for (let i = b; i < end; i++) {
       const v = values[i]!;
-      bit += Math.floor(v / low);
+      bit += v >>> k;
       bytes[at + (bit >>> 3)]! |= 1 << (bit & 7);
       bit++;
-      let rest = v % low;
-      for (let j = 0; j < k; j++, bit++) {
-        if (rest & 1) bytes[at + (bit >>> 3)]! |= 1 << (bit & 7);
-        rest = Math.floor(rest / 2);
+      if (k === 0) continue;
+      const rest = v & mask;
+      const sh = bit & 7;
+      let p = at + (bit >>> 3);
+      if (k <= 24) {
+        const x = rest << sh;
+        bytes[p]! |= x & 0xff;
+        bytes[p + 1]! |= (x >>> 8) & 0xff;
+        bytes[p + 2]! |= (x >>> 16) & 0xff;
+        bytes[p + 3]! |= x >>> 24;
+      } else {
+        // rest * 2^sh can reach 2^38: spread it byte by byte
+        let x = rest * 2 ** sh;
+        for (; x > 0; p++, x = Math.floor(x / 256)) bytes[p]! |= x % 256;
       }
+      bit += k;
     }
   }
 }
