@@ -19,6 +19,7 @@ import {
   numberContext,
   unzigzag,
 } from './doc-block-layout.js';
+import type { OrdinalColumn } from '../segment-reader.js';
 import type { DocBlock, SourceColumns } from './doc-block.js';
 import { ContextGroups } from './context-groups.js';
 import {
@@ -62,6 +63,10 @@ interface DecodedStream {
   firstMark: Uint32Array | null;
   /** byte offset of each mark */
   markAt: Uint32Array | null;
+  /** column slots: the column, once asked for, and each term's bytes once written */
+  numericColumn: Float64Array | null;
+  ordinalColumn: OrdinalColumn | null;
+  termBytes: Array<Buffer | undefined> | null;
 }
 
 let scratch = Buffer.allocUnsafe(64 << 10);
@@ -137,18 +142,23 @@ export class ColumnDocBlock implements DocBlock {
       const ls = shape.litStart[j]!;
       const le = shape.litEnd[j]!;
       if (n + (le - ls) > out.length) out = ensureScratch(n + (le - ls));
-      n += bytes.copy(out, n, ls, le);
+      n = copyBytes(bytes, ls, le, out, n);
       if (j === slots) break;
       const s = shape.slotStream[j]!;
       const stream = this.streams[s]!;
       const k = this.firstValue[s * stride + i]! + shape.slotOccurrence[j]!;
       if (stream.coding === CODING_NONE) {
-        const value = columnText(stream, doc, columns);
-        out = ensureScratch(n + value.length * 3);
-        n += out.write(value, n, this.encoding);
+        n = this.writeColumnValue(stream, doc, columns, n);
+        out = scratch;
       } else if (stream.numbers !== null) {
         out = ensureScratch(n + 64);
-        n += out.write(String(stream.numbers[k]!), n, this.encoding);
+        const v = stream.numbers[k]!;
+        if (v < 0) {
+          out[n] = 0x2d;
+          if (this.unit === 2) out[n + 1] = 0;
+          n += this.unit;
+        }
+        n = writeDigits(out, n, Math.abs(v), this.unit);
       } else if (stream.codes !== null) {
         out = ensureScratch(n + 16);
         n += out.write(LITERAL_TEXTS[stream.codes[k]!]!, n, this.encoding);
@@ -161,10 +171,32 @@ export class ColumnDocBlock implements DocBlock {
         const vs = starts[e]!;
         const ve = starts[e + 1]! - (stream.coding === CODING_LENGTHS ? 0 : this.unit);
         if (n + (ve - vs) > out.length) out = ensureScratch(n + (ve - vs));
-        n += bytes.copy(out, n, vs, ve);
+        n = copyBytes(bytes, vs, ve, out, n);
       }
     }
     return out.toString(this.encoding, 0, n);
+  }
+
+  /**
+   * Writes a column slot's value at scratch[n]: the keyword term, or the number as JavaScript
+   * prints it; returns the new end.
+   */
+  private writeColumnValue(stream: DecodedStream, doc: number, columns: SourceColumns, n: number): number {
+    if (stream.kind === SLOT_KEYWORD_COLUMN) {
+      const column = (stream.ordinalColumn ??= columns.ordinals(stream.key));
+      const o = column === null ? -1 : column.ords[doc]!;
+      if (o === undefined || o < 0) throw new FormatError(`no keyword value of ${stream.key} for doc ${doc}`);
+      const terms = (stream.termBytes ??= []);
+      const bytes = (terms[o] ??= Buffer.from(column!.terms[o]!, this.encoding));
+      const out = ensureScratch(n + bytes.length);
+      return copyBytes(bytes, 0, bytes.length, out, n);
+    }
+    const column = (stream.numericColumn ??= columns.numeric(stream.key));
+    const v = column === null ? NaN : column[doc]!;
+    if (v !== v || v === undefined) throw new FormatError(`no numeric value of ${stream.key} for doc ${doc}`);
+    const out = ensureScratch(n + 32 * this.unit);
+    if (Number.isSafeInteger(v) && v >= 0) return writeDigits(out, n, v, this.unit);
+    return n + out.write(String(v), n, this.encoding);
   }
 
   /** Writes value k of a template stream at scratch[n]; returns the new end. */
@@ -181,11 +213,11 @@ export class ColumnDocBlock implements DocBlock {
     let from = vs;
     for (; m < end; m++) {
       const p = markAt[m]!;
-      n += bytes.copy(out, n, from, p);
+      n = copyBytes(bytes, from, p, out, n);
       n = writeDigits(out, n, numbers[m]!, unit);
       from = p + unit;
     }
-    n += bytes.copy(out, n, from, ve);
+    n = copyBytes(bytes, from, ve, out, n);
     return n;
   }
 
@@ -232,6 +264,7 @@ export class ColumnDocBlock implements DocBlock {
   private readStream(kind: number, coding: number, count: number, key: string, start: number, end: number): DecodedStream {
     const stream: DecodedStream = {
       kind, key, coding, count, starts: null, ords: null, numbers: null, codes: null, markNumbers: null, firstMark: null, markAt: null,
+      numericColumn: null, ordinalColumn: null, termBytes: null,
     };
     const expected = codingsOf(kind);
     if (!expected.includes(coding)) throw new FormatError(`coding ${coding} does not fit slot kind ${kind}`);
@@ -468,6 +501,16 @@ export class ColumnDocBlock implements DocBlock {
   }
 }
 
+/** Copies src[start, end) to out[n]; returns the new end (short runs in a loop: no native call). */
+function copyBytes(src: Uint8Array, start: number, end: number, out: Uint8Array, n: number): number {
+  if (end - start > 40) {
+    out.set(src.subarray(start, end), n);
+    return n + end - start;
+  }
+  for (let p = start; p < end; p++) out[n++] = src[p]!;
+  return n;
+}
+
 /** Writes the decimal digits of a non-negative integer below 2^53 at out[n]; returns the new end. */
 function writeDigits(out: Buffer, n: number, value: number, unit: number): number {
   let digits = 1;
@@ -481,18 +524,6 @@ function writeDigits(out: Buffer, n: number, value: number, unit: number): numbe
     x = q;
   }
   return n + digits * unit;
-}
-
-/** The text of a column slot's value: the keyword term, or the number as JavaScript prints it. */
-function columnText(stream: DecodedStream, doc: number, columns: SourceColumns): string {
-  if (stream.kind === SLOT_KEYWORD_COLUMN) {
-    const term = columns.keywordOf(stream.key, doc);
-    if (term === undefined) throw new FormatError(`no keyword value of ${stream.key} for doc ${doc}`);
-    return term;
-  }
-  const v = columns.numberOf(stream.key, doc);
-  if (v !== v) throw new FormatError(`no numeric value of ${stream.key} for doc ${doc}`);
-  return String(v);
 }
 
 function codingsOf(kind: number): readonly number[] {

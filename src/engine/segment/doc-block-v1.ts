@@ -72,6 +72,8 @@ export class DocBlockV1 implements DocBlock {
     const code = this.suffixes[i]!;
     if (code === NO_SUFFIX) return text;
     if (!text.endsWith('}')) throw new FormatError('stripped source does not end with a brace');
-    return text.slice(0, -1) + suffixText(code, columns.numberOf('_ts', doc), columns.numberOf('_lid', doc)) + '}';
+    const ts = columns.numeric('_ts')?.[doc] ?? NaN;
+    const lid = columns.numeric('_lid')?.[doc] ?? NaN;
+    return text.slice(0, -1) + suffixText(code, ts, lid) + '}';
   }
 }

@@ -3,11 +3,13 @@
  * of its docs. Sources may leave out values the segment's columns hold (`_ts`, `_lid`, keyword
  * terms, numbers); the block asks `SourceColumns` for them, so a read that needs none loads none.
  */
+import type { OrdinalColumn } from '../segment-reader.js';
+
 export interface SourceColumns {
-  /** the doc's value in the numeric column of `field` (`_ts` and `_lid` included), NaN when none */
-  numberOf(field: string, doc: number): number;
-  /** the doc's first value in the keyword column of `field`, undefined when none */
-  keywordOf(field: string, doc: number): string | undefined;
+  /** the numeric column of `field` (`_ts` and `_lid` included), null when none */
+  numeric(field: string): Float64Array | null;
+  /** the keyword column of `field`, null when none */
+  ordinals(field: string): OrdinalColumn | null;
 }
 
 export interface DocBlock {

@@ -295,16 +295,8 @@ export class SegmentFile implements SegmentReader {
 
   /** The columns a doc block takes left-out values from (loaded only when a source needs them). */
   private readonly sourceColumns: SourceColumns = {
-    numberOf: (field, doc) => {
-      const column = this.numeric(field);
-      return column === null ? NaN : column[doc]!;
-    },
-    keywordOf: (field, doc) => {
-      const column = this.ordinals(field);
-      if (column === null) return undefined;
-      const o = column.ords[doc]!;
-      return o < 0 ? undefined : column.terms[o];
-    },
+    numeric: (field) => this.numeric(field),
+    ordinals: (field) => this.ordinals(field),
   };
 
   /** A decoded column from the column LRU, loading it on a miss; `bytes` sizes it for the LRU. */
