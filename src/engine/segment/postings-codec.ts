@@ -16,12 +16,15 @@
 import zlib from 'node:zlib';
 import type { PositionPostings } from '../segment-reader.js';
 import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
-import { FormatError } from './byte-reader.js';
+import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { mergeDocs } from './reference-postings.js';
 import { decodeRiceStream, encodeRiceStream, riceStreamBytes } from './rice.js';
 
 export const DOCS_PACKED = 0;
 export const DOCS_RICE = 1;
+/** positions in the doc list of an earlier term, plus the docs outside it (reference-postings.ts) */
+export const DOCS_REF = 2;
 /** Rice decodes bit by bit: it must save this share of the packed bytes to be chosen. */
 const RICE_MIN_SAVING = 0.1;
 
@@ -73,22 +76,67 @@ export function encodePostingDocs(out: ByteWriter, docs: Uint32Array): number {
   return DOCS_RICE;
 }
 
+/** Decodes a stream of `count` gaps of the given mode at bytes[pos] into out; returns its end. */
+function decodeGaps(bytes: Uint8Array, pos: number, count: number, mode: number, out: Uint32Array): number {
+  if (mode === DOCS_RICE) return decodeRiceStream(bytes, pos, bytes.length, count, out, 0);
+  if (mode === DOCS_PACKED) return decodeU32Stream(bytes, pos, count, out, 0);
+  throw new FormatError(`unknown docs mode ${mode}`);
+}
+
+/** Turns gaps into ids in place; throws when the last id reaches `limit`. */
+function gapsToIds(ids: Uint32Array, limit: number, what: string): void {
+  let acc = -1;
+  for (let i = 0; i < ids.length; i++) {
+    acc += ids[i]! + 1;
+    ids[i] = acc;
+  }
+  if (acc >= limit) throw new FormatError(`${what} ${acc} out of range`);
+}
+
+/** The docs of the term of a rank, for reference-coded docs. */
+export type BaseDocs = (rank: number) => Uint32Array;
+
 /**
  * Decodes `count` doc ids at bytes[pos] into a new array; throws FormatError when an id reaches
- * `numDocs` (a damaged blob).
+ * `numDocs` (a damaged blob). `bytes` starts at the blob's first byte. REF needs `baseDocs`.
  */
-export function decodeDocIds(bytes: Uint8Array, pos: number, count: number, numDocs: number, mode = DOCS_PACKED): Uint32Array {
+export function decodeDocIds(
+  bytes: Uint8Array,
+  pos: number,
+  count: number,
+  numDocs: number,
+  mode = DOCS_PACKED,
+  baseDocs: BaseDocs | null = null,
+): Uint32Array {
+  if (mode === DOCS_REF) return decodeReference(bytes, pos, count, numDocs, baseDocs);
   const out = new Uint32Array(count);
-  if (mode === DOCS_RICE) decodeRiceStream(bytes, pos, bytes.length, count, out, 0);
-  else if (mode === DOCS_PACKED) decodeU32Stream(bytes, pos, count, out, 0);
-  else throw new FormatError(`unknown docs mode ${mode}`);
-  let acc = -1;
-  for (let i = 0; i < count; i++) {
-    acc += out[i]! + 1;
-    out[i] = acc;
-  }
-  if (acc >= numDocs) throw new FormatError(`doc id ${acc} out of range`);
+  decodeGaps(bytes, pos, count, mode, out);
+  gapsToIds(out, numDocs, 'doc id');
   return out;
+}
+
+function decodeReference(bytes: Uint8Array, pos: number, count: number, numDocs: number, baseDocs: BaseDocs | null): Uint32Array {
+  if (baseDocs === null) throw new FormatError('reference-coded docs where none can be');
+  const r = new ByteReader(bytes, pos);
+  const rank = r.varint();
+  const insideCount = r.varint();
+  if (insideCount > count) throw new FormatError('reference holds more docs than the term');
+  const base = baseDocs(rank);
+  const inside = new Uint32Array(insideCount);
+  const insideMode = r.u8();
+  let at = (r.pos + 3) & ~3;
+  if (insideCount > 0) at = decodeGaps(bytes, at, insideCount, insideMode, inside);
+  gapsToIds(inside, base.length, 'index into the base docs');
+  for (let i = 0; i < insideCount; i++) inside[i] = base[inside[i]!]!;
+  if (at >= bytes.length) throw new FormatError('reference past end of data');
+  const outsideMode = bytes[at]!;
+  const outside = new Uint32Array(count - insideCount);
+  at = (at + 1 + 3) & ~3;
+  if (outside.length > 0) decodeGaps(bytes, at, outside.length, outsideMode, outside);
+  gapsToIds(outside, numDocs, 'doc id');
+  const docs = mergeDocs(inside, outside);
+  for (let i = 1; i < docs.length; i++) if (docs[i]! <= docs[i - 1]!) throw new FormatError('reference docs overlap');
+  return docs;
 }
 
 /** Position gaps of the first `numDocs` docs of `p`, with each doc's count in `freqs` (minus one). */

@@ -26,7 +26,7 @@ import {
   type Footer,
 } from './footer.js';
 import { Lru } from './lru.js';
-import { decodeDocIds, decodePositions } from './postings-codec.js';
+import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
 
@@ -150,8 +150,10 @@ export class SegmentFile implements SegmentReader {
     return guard(this.filePath, () => {
       const single = block.singleDoc[i]!;
       if (single >= 0) return Uint32Array.of(this.checkDoc(single));
-      const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
-      return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
+      const mode = block.docsMode[i]!;
+      // a reference reads its base's blocks: its own bytes must not sit in the shared buffer
+      const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!, mode !== DOCS_REF);
+      return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, mode, this.baseDocsOf(ref.entry));
     });
   }
 
@@ -169,11 +171,32 @@ export class SegmentFile implements SegmentReader {
       }
       const docsLen = block.docsLen[i]!;
       const end = docsLen + block.posLen[i]!;
-      const bytes = this.read(block.blobOffset[i]!, end);
-      const docs = decodeDocIds(bytes.subarray(0, docsLen), 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
+      const mode = block.docsMode[i]!;
+      const bytes = this.read(block.blobOffset[i]!, end, mode !== DOCS_REF);
+      const docs = decodeDocIds(bytes.subarray(0, docsLen), 0, block.docFreq[i]!, this.numDocs, mode, this.baseDocsOf(ref.entry));
       const { offsets, positions } = decodePositions(bytes, docsLen, end, docs.length, block.posMode[i]!);
       return { docs, offsets, positions };
     });
+  }
+
+  /** The plain-coded docs of the term of a rank: what reference-coded docs are relative to. */
+  private baseDocsOf(entry: FieldEntry): BaseDocs {
+    return (rank) =>
+      this.cached(
+        `b:${entry.name}:${rank}`,
+        () => {
+          const index = entry.terms!;
+          if (rank >= index.numTerms) throw new FormatError(`reference to term ${rank} of ${entry.name} out of range`);
+          const block = this.termBlock(entry, Math.floor(rank / TERMS_PER_BLOCK));
+          const i = rank % TERMS_PER_BLOCK;
+          if (i >= block.terms.length || block.singleDoc[i]! >= 0 || block.docsMode[i] === DOCS_REF) {
+            throw new FormatError(`reference to term ${rank} of ${entry.name} that is no base`);
+          }
+          const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
+          return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
+        },
+        byteLength,
+      );
   }
 
   /** The docs whose ordinal is the term's rank in the dictionary. */
@@ -342,10 +365,13 @@ export class SegmentFile implements SegmentReader {
     });
   }
 
-  /** Bytes [offset, offset + length), in a buffer whose first byte is 4-byte aligned. */
-  private read(offset: number, length: number): Uint8Array {
+  /**
+   * Bytes [offset, offset + length), in a buffer whose first byte is 4-byte aligned: the shared
+   * scratch buffer (valid until the next read) unless `shared` is false.
+   */
+  private read(offset: number, length: number, shared = true): Uint8Array {
     if (this.fd < 0) throw new Error(`segment ${this.id} is closed`);
-    return readFully(this.fd, offset, length, true);
+    return readFully(this.fd, offset, length, shared);
   }
 }
 

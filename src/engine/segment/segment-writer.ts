@@ -27,7 +27,8 @@ import {
   type DocStoreIndex,
   type FieldEntry,
 } from './footer.js';
-import { encodeDocIds, encodePositions, encodePostingDocs } from './postings-codec.js';
+import { DOCS_REF, encodeDocIds, encodePositions, encodePostingDocs } from './postings-codec.js';
+import { ReferenceChooser, encodeReference } from './reference-postings.js';
 import { segmentIdOf } from './segment-id.js';
 import { TermDictWriter } from './term-dict.js';
 import { SLICE_MS, Yielder } from './yielder.js';
@@ -249,6 +250,8 @@ class SegmentSerializer {
     const derived = ordinals !== null && this.canDerivePostings(f.name, ordinals, present.length);
     await this.breather();
     const dict = new TermDictWriter(withPositions, derived);
+    const references = new ReferenceChooser(n);
+    const referenceBlob = new ByteWriter(1 << 12);
     // the ordinal column's terms are usually the term dictionary: then they are not repeated
     const written: string[] | null = ordinals === null ? null : [];
     for (const term of src.terms(f.name)) {
@@ -271,7 +274,19 @@ class SegmentSerializer {
       } else {
         const blob = this.blob;
         blob.clear();
-        const docsMode = encodePostingDocs(blob, docs);
+        const rank = dict.count;
+        let docsMode = encodePostingDocs(blob, docs);
+        const reference = references.choose(docs, blob.length);
+        if (reference !== null) {
+          referenceBlob.clear();
+          encodeReference(referenceBlob, reference, encodePostingDocs);
+          if (ReferenceChooser.worthIt(referenceBlob.length, blob.length)) {
+            blob.clear();
+            blob.bytes(referenceBlob.view8());
+            docsMode = DOCS_REF;
+          }
+        }
+        if (docsMode !== DOCS_REF) references.offer(rank, docs);
         const docsLen = blob.length;
         const mode = positions === null ? 0 : encodePositions(blob, positions, docs.length);
         const offset = this.sink.position;
