@@ -52,10 +52,14 @@ const DICT_MAX_DISTINCT = 256;
 const MAX_COLUMN_SLOTS = 30;
 /** Scanned shapes remembered across blocks, at most (sources of ever new keys must not pile up). */
 const MAX_SCANNED_SHAPES = 4096;
+const RECENT_SHAPES = 4;
 
 /** A shape as the scanner gives it: value kinds only. */
 interface ScannedShape {
   readonly text: string;
+  /** the text between the values, and the values' kinds: what `SourceScanner.hasShape` compares */
+  readonly pieces: string[];
+  readonly kinds: Uint8Array;
   /** per slot: the keyword or numeric column of its key's field, or null */
   readonly keyword: Array<OrdinalColumn | null>;
   readonly numeric: Array<Float64Array | null>;
@@ -102,6 +106,8 @@ export class DocBlockEncoder {
   private readonly scanner = new SourceScanner();
   /** scanned shapes, kept across blocks (their column lookups stay valid for the segment) */
   private readonly scanned = new Map<string, ScannedShape>();
+  /** the scanned shapes of the last docs, most recent first */
+  private readonly recent: ScannedShape[] = [];
   private shapeList: Shape[] = [];
   private streams: ValueStream[] = [];
   private readonly streamIndex = new Map<string, number>();
@@ -125,7 +131,7 @@ export class DocBlockEncoder {
       this.addWhole(text);
       return;
     }
-    const scanned = this.scanned.get(scanner.shape) ?? this.addScanned(scanner.shape);
+    const scanned = this.scannedShape();
     const slots = scanner.slotCount;
     let mask = 0;
     for (let slot = 0; slot < slots && slot < MAX_COLUMN_SLOTS; slot++) {
@@ -143,6 +149,28 @@ export class DocBlockEncoder {
       if (kind === SLOT_INT || kind === SLOT_LITERAL) stream.numbers.push(scanner.valueNumber[slot]!);
       else stream.texts.push(text.slice(scanner.valueStart[slot]!, scanner.valueEnd[slot]!));
     }
+  }
+
+  /**
+   * The scanned shape of the doc just scanned: most docs have the shape of one of the last few,
+   * which is checked without building the shape's string.
+   */
+  private scannedShape(): ScannedShape {
+    const recent = this.recent;
+    for (let i = 0; i < recent.length; i++) {
+      const r = recent[i]!;
+      if (!this.scanner.hasShape(r.pieces, r.kinds)) continue;
+      if (i > 0) {
+        recent.splice(i, 1);
+        recent.unshift(r);
+      }
+      return r;
+    }
+    const text = this.scanner.shape();
+    const found = this.scanned.get(text) ?? this.addScanned(text);
+    recent.unshift(found);
+    if (recent.length > RECENT_SHAPES) recent.pop();
+    return found;
   }
 
   /** True when the value in `slot` is the text of the doc's value in its key's column. */
@@ -190,7 +218,10 @@ export class DocBlockEncoder {
       numeric.push(this.columns.numeric(field));
       keyword.push(numeric[slot] ? null : this.columns.keyword(field));
     }
-    const scanned: ScannedShape = { text, keyword, numeric, variants: new Map() };
+    const pieces: string[] = [];
+    for (let j = 0; j <= s.slotCount; j++) pieces.push(s.piece(j));
+    const kinds = s.slotKind.slice(0, s.slotCount);
+    const scanned: ScannedShape = { text, pieces, kinds, keyword, numeric, variants: new Map() };
     this.scanned.set(text, scanned);
     return scanned;
   }
@@ -262,7 +293,10 @@ export class DocBlockEncoder {
   }
 
   private reset(): void {
-    if (this.scanned.size > MAX_SCANNED_SHAPES) this.scanned.clear();
+    if (this.scanned.size > MAX_SCANNED_SHAPES) {
+      this.scanned.clear();
+      this.recent.length = 0;
+    }
     for (const s of this.scanned.values()) s.variants.clear();
     this.shapeList = [];
     this.streams = [];
@@ -354,10 +388,6 @@ function encodeText(values: readonly string[], enc: StringEncoding): EncodedStre
  * CODING_TEMPLATE (doc-block-layout.ts), or null when no value holds a number or one holds the
  * mark itself.
  */
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
 /** Appends code unit c (and for a surrogate pair the next one, at v[i + 1]) to `out`; returns units used. */
 function putChar(out: Uint8Array, o: number, v: string, i: number, c: number, utf16: boolean): number {
   if (utf16) {
@@ -415,37 +445,36 @@ function encodeTemplate(values: readonly string[], enc: StringEncoding): Encoded
   // 3 bytes per code unit at most (a surrogate pair: 4 bytes for 2), 2 in UTF-16
   let capacity = 16;
   for (const v of values) capacity += v.length * 3 + 2;
-  const text = new Uint8Array(capacity);
+  const text = Buffer.allocUnsafe(capacity);
   let o = 0;
   const groups = new ContextGroups();
   let numberGroup = new Uint32Array(1024);
   let numberValue = new Float64Array(1024);
   let numbers = 0;
   const unit = utf16 ? 2 : 1;
+  const encoding = utf16 ? 'utf16le' : 'utf8';
   for (let k = 0; k < values.length; k++) {
     const v = values[k]!;
     if (k > 0) o = putChar(text, o, v, 0, SEPARATOR_CODE, utf16);
+    // the value's bytes are written natively, then compacted in place: digit runs become marks
     const valueStart = o;
-    const len = v.length;
-    for (let i = 0; i < len; ) {
-      const c = v.charCodeAt(i);
-      if (c < 0x30 || c > 0x39) {
-        if (c === NUMBER_MARK) return null;
-        if (c < 0x80 && !utf16) {
-          text[o++] = c;
-          i++;
-        } else {
-          o = putChar(text, o, v, i, c, utf16);
-          i += !utf16 && c >= 0xd800 && c <= 0xdbff ? 2 : 1;
-        }
+    const end = o + text.write(v, o, encoding);
+    let w = o;
+    for (let p = o; p < end; p += unit) {
+      const b = text[p]!;
+      if ((b < 0x30 || b > 0x39) || (unit === 2 && text[p + 1] !== 0)) {
+        if (b === NUMBER_MARK && (unit === 1 || text[p + 1] === 0)) return null;
+        text[w] = b;
+        if (unit === 2) text[w + 1] = text[p + 1]!;
+        w += unit;
         continue;
       }
-      let j = i + 1;
-      while (j < len && isDigit(v.charCodeAt(j))) j++;
-      const digits = j - i;
-      if (digits <= MAX_TEMPLATE_DIGITS && (digits === 1 || c !== 0x30)) {
+      let q = p + unit;
+      while (q < end && text[q]! >= 0x30 && text[q]! <= 0x39 && (unit === 1 || text[q + 1] === 0)) q += unit;
+      const digits = (q - p) / unit;
+      if (digits <= MAX_TEMPLATE_DIGITS && (digits === 1 || b !== 0x30)) {
         let n = 0;
-        for (let d = i; d < j; d++) n = n * 10 + (v.charCodeAt(d) - 0x30);
+        for (let d = p; d < q; d += unit) n = n * 10 + (text[d]! - 0x30);
         if (numbers === numberValue.length) {
           const g = new Uint32Array(numbers * 2);
           g.set(numberGroup);
@@ -455,14 +484,18 @@ function encodeTemplate(values: readonly string[], enc: StringEncoding): Encoded
           numberValue = nv;
         }
         // the context is read back from the template bytes, as the decoder reads it
-        numberGroup[numbers] = groups.groupOf(contextBefore(text, valueStart, o, unit));
+        numberGroup[numbers] = groups.groupOf(contextBefore(text, valueStart, w, unit));
         numberValue[numbers++] = n;
-        o = putChar(text, o, v, i, NUMBER_MARK, utf16);
+        text[w] = NUMBER_MARK;
+        if (unit === 2) text[w + 1] = 0;
+        w += unit;
       } else {
-        for (let d = i; d < j; d++) o = putChar(text, o, v, d, v.charCodeAt(d), utf16);
+        text.copyWithin(w, p, q);
+        w += q - p;
       }
-      i = j;
+      p = q - unit;
     }
+    o = w;
   }
   if (numbers === 0) return null;
   const w = new ByteWriter(16 + o + numbers * 3);

@@ -22,7 +22,7 @@ const MIN_REFERENCING_DOCS = 128;
 /** A base must be held by this many docs at least. */
 const MIN_BASE_DOCS = 512;
 const MAX_BASES = 48;
-const SAMPLE = 64;
+const SAMPLE = 32;
 /** The reference must save this share of the plain bytes. */
 const MIN_SAVING = 0.2;
 

@@ -29,6 +29,8 @@ export const SLOT_NUMERIC_COLUMN = 6;
 /** the whole text, stored as it is */
 export const SLOT_RAW = 7;
 
+const MARKERS = Array.from({ length: 8 }, (_, i) => String.fromCharCode(i));
+
 export const LITERAL_TRUE = 0;
 export const LITERAL_FALSE = 1;
 export const LITERAL_NULL = 2;
@@ -51,8 +53,6 @@ function isNumberChar(c: number): boolean {
  * nothing is allocated per value but the shape string.
  */
 export class SourceScanner {
-  /** the text with each value replaced by its slot marker */
-  shape = '';
   slotCount = 0;
   slotKind = new Uint8Array(16);
   /** the member's key: raw text between the quotes */
@@ -81,8 +81,6 @@ export class SourceScanner {
     this.pos = 0;
     this.slotCount = 0;
     this.nextLineFeed = text.indexOf('\n');
-    let shape = '';
-    let literalFrom = 0;
     this.skipWhiteSpace();
     if (text.charCodeAt(this.pos) !== 0x7b /* { */) return false;
     this.pos++;
@@ -102,8 +100,6 @@ export class SourceScanner {
         this.skipWhiteSpace();
         const slot = this.slotCount;
         if (!this.value(slot, keyStart, keyEnd)) return false;
-        shape += text.slice(literalFrom, this.valueStart[slot]!) + String.fromCharCode(this.slotKind[slot]!);
-        literalFrom = this.valueEnd[slot]!;
         this.slotCount++;
         this.skipWhiteSpace();
         const c = text.charCodeAt(this.pos);
@@ -118,8 +114,34 @@ export class SourceScanner {
       }
     }
     this.skipWhiteSpace();
-    if (this.pos !== text.length) return false;
-    this.shape = literalFrom === 0 ? text : shape + text.slice(literalFrom);
+    return this.pos === text.length;
+  }
+
+  /** The text between the values: piece j precedes slot j, the last one follows the last slot. */
+  piece(j: number): string {
+    const from = j === 0 ? 0 : this.valueEnd[j - 1]!;
+    return this.text.slice(from, j === this.slotCount ? this.text.length : this.valueStart[j]!);
+  }
+
+  /** The shape of the text last scanned: its pieces with each value replaced by its slot marker. */
+  shape(): string {
+    let shape = '';
+    for (let j = 0; j < this.slotCount; j++) shape += this.piece(j) + MARKERS[this.slotKind[j]!]!;
+    return shape + this.piece(this.slotCount);
+  }
+
+  /** True when the text last scanned has these pieces and slot kinds (no string is built). */
+  hasShape(pieces: readonly string[], kinds: Uint8Array): boolean {
+    const n = this.slotCount;
+    if (kinds.length !== n) return false;
+    const text = this.text;
+    for (let j = 0; j <= n; j++) {
+      if (j < n && kinds[j] !== this.slotKind[j]) return false;
+      const from = j === 0 ? 0 : this.valueEnd[j - 1]!;
+      const to = j === n ? text.length : this.valueStart[j]!;
+      const piece = pieces[j]!;
+      if (piece.length !== to - from || !text.startsWith(piece, from)) return false;
+    }
     return true;
   }
 
