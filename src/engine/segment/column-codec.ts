@@ -11,7 +11,9 @@
  *             3 DELTA  f64 first · packed u32 stream of zigzag(v[i] * 10^e - v[i-1] * 10^e)
  *             4 DICT   varint numValues · f64 distinct values ascending · packed u32 stream of
  *                      each value's index (at most 256 distinct values: status codes, enums)
- *           for FOR and DELTA the value is the integer divided by 10^e (e in 0..4)
+ *             5 DELTA_FOR (format 2) f64 first · f64 smallest step m · packed u32 stream of
+ *                      (v[i] * 10^e - v[i-1] * 10^e - m): rising values (`_ts`) need no sign bit
+ *           for FOR, DELTA and DELTA_FOR the value is the integer divided by 10^e (e in 0..4)
  * ordinals: u8 flags (bit 0: terms are the field's term dictionary) · varint numTerms ·
  *           [terms: per term u8 encoding · varint byte length · bytes] ·
  *           packed u32 stream of (ord + 1) per doc
@@ -34,6 +36,7 @@ const RAW = 1;
 const FOR = 2;
 const DELTA = 3;
 const DICT = 4;
+const DELTA_FOR = 5;
 const DICT_MAX_VALUES = 256;
 const MAX_SCALE_EXP = 4;
 const U32_MAX = 0xffffffff;
@@ -72,7 +75,7 @@ function writeHeader(w: ByteWriter, kind: number, e: number, present: number, bi
 /** The whole blob with integer values, or null when they do not fit the kind. */
 function encodeIntegers(
   scaled: Float64Array,
-  kind: typeof FOR | typeof DELTA,
+  kind: typeof FOR | typeof DELTA | typeof DELTA_FOR,
   e: number,
   bitmap: Uint8Array | null,
 ): Uint8Array | null {
@@ -93,6 +96,19 @@ function encodeIntegers(
     for (let i = 0; i < n; i++) u[i] = scaled[i]! - min;
     w.f64(min);
     encodeU32Stream(w, u, 0, n);
+  } else if (kind === DELTA_FOR) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 1; i < n; i++) {
+      const d = scaled[i]! - scaled[i - 1]!;
+      if (d < min) min = d;
+      if (d > max) max = d;
+    }
+    if (n < 2 || max - min > U32_MAX || !Number.isSafeInteger(min)) return null;
+    for (let i = 1; i < n; i++) u[i] = scaled[i]! - scaled[i - 1]! - min;
+    w.f64(scaled[0]!);
+    w.f64(min);
+    encodeU32Stream(w, u, 1, n - 1);
   } else {
     for (let i = 1; i < n; i++) {
       const z = zigzag(scaled[i]! - scaled[i - 1]!);
@@ -128,7 +144,11 @@ export function encodeNumericColumn(column: Float64Array, numDocs: number): Uint
   if (e >= 0) {
     const s = 10 ** e;
     const scaled = e === 0 ? values : values.map((v) => Math.round(v * s));
-    candidates.push(encodeIntegers(scaled, FOR, e, bitmap), encodeIntegers(scaled, DELTA, e, bitmap));
+    candidates.push(
+      encodeIntegers(scaled, FOR, e, bitmap),
+      encodeIntegers(scaled, DELTA, e, bitmap),
+      encodeIntegers(scaled, DELTA_FOR, e, bitmap),
+    );
   }
   let best: Uint8Array | null = null;
   for (const c of candidates) if (c !== null && (best === null || c.length < best.length)) best = c;
@@ -171,7 +191,7 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
   const present = r.varint();
   const out = new Float64Array(numDocs).fill(NaN);
   if (kind === EMPTY) return out;
-  if (present > numDocs || e > MAX_SCALE_EXP || kind > DICT) throw new FormatError('bad numeric column header');
+  if (present > numDocs || e > MAX_SCALE_EXP || kind > DELTA_FOR) throw new FormatError('bad numeric column header');
   const bitmap = flags & 1 ? r.bytesView((numDocs + 7) >>> 3) : null;
   if (!bitmap && present !== numDocs) throw new FormatError('numeric column count mismatch');
   const values = new Float64Array(present);
@@ -196,6 +216,16 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
       const u = new Uint32Array(present);
       decodeU32Stream(bytes, r.pos, present, u, 0);
       for (let i = 0; i < present; i++) values[i] = e === 0 ? base + u[i]! : (base + u[i]!) / s;
+    } else if (kind === DELTA_FOR) {
+      const step = r.f64();
+      const u = new Uint32Array(present);
+      decodeU32Stream(bytes, r.pos, present - 1, u, 1);
+      let acc = base;
+      values[0] = e === 0 ? acc : acc / s;
+      for (let i = 1; i < present; i++) {
+        acc += step + u[i]!;
+        values[i] = e === 0 ? acc : acc / s;
+      }
     } else {
       const u = new Uint32Array(present);
       decodeU32Stream(bytes, r.pos, present - 1, u, 1);
