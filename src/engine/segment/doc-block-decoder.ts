@@ -14,6 +14,9 @@ import {
   CODING_NONE,
   CODING_TEMPLATE,
   CODING_TEXT,
+  HEX_MARK,
+  MAX_HEX_BYTES,
+  MIN_HEX_BYTES,
   NUMBER_MARK,
   SEPARATOR_CODE,
   numberContext,
@@ -63,6 +66,10 @@ interface DecodedStream {
   firstMark: Uint32Array | null;
   /** byte offset of each mark */
   markAt: Uint32Array | null;
+  /** hex tokens: each mark's offset, each value's first, and where each token's byte count is */
+  hexAt: Uint32Array | null;
+  firstHex: Uint32Array | null;
+  hexStart: Uint32Array | null;
   /** column slots: the column, once asked for, and each term's bytes once written */
   numericColumn: Float64Array | null;
   ordinalColumn: OrdinalColumn | null;
@@ -70,6 +77,7 @@ interface DecodedStream {
 }
 
 let scratch = Buffer.allocUnsafe(64 << 10);
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
 
 function ensureScratch(n: number): Buffer {
   if (scratch.length < n) scratch = Buffer.allocUnsafe(Math.max(n, scratch.length * 2));
@@ -205,20 +213,36 @@ export class ColumnDocBlock implements DocBlock {
     const unit = this.unit;
     const numbers = stream.markNumbers!;
     const markAt = stream.markAt!;
+    const hexAt = stream.hexAt!;
+    const hexStart = stream.hexStart!;
     const end = stream.firstMark![k + 1]!;
+    const hexEnd = stream.firstHex![k + 1]!;
     let m = stream.firstMark![k]!;
+    let h = stream.firstHex![k]!;
     const vs = stream.starts![k]!;
     const ve = stream.starts![k + 1]! - unit;
-    const out = ensureScratch(n + (ve - vs) + 16 * unit * (end - m));
+    const out = ensureScratch(n + (ve - vs) + 16 * unit * (end - m) + 2 * MAX_HEX_BYTES * unit * (hexEnd - h));
     let from = vs;
-    for (; m < end; m++) {
-      const p = markAt[m]!;
+    while (m < end || h < hexEnd) {
+      const isNumber = h === hexEnd || (m < end && markAt[m]! < hexAt[h]!);
+      const p = isNumber ? markAt[m]! : hexAt[h]!;
       n = copyBytes(bytes, from, p, out, n);
-      n = writeDigits(out, n, numbers[m]!, unit);
+      if (isNumber) {
+        n = writeDigits(out, n, numbers[m++]!, unit);
+      } else {
+        const tokenStart = hexStart[h]! + 1;
+        for (let b = tokenStart; b < tokenStart + bytes[tokenStart - 1]!; b++) {
+          out[n] = HEX_DIGITS[bytes[b]! >>> 4]!;
+          if (unit === 2) out[n + 1] = 0;
+          out[n + unit] = HEX_DIGITS[bytes[b]! & 15]!;
+          if (unit === 2) out[n + unit + 1] = 0;
+          n += 2 * unit;
+        }
+        h++;
+      }
       from = p + unit;
     }
-    n = copyBytes(bytes, from, ve, out, n);
-    return n;
+    return copyBytes(bytes, from, ve, out, n);
   }
 
   /** Reads one shape: its text (split at the slot markers) and the streams of its slots. */
@@ -263,7 +287,7 @@ export class ColumnDocBlock implements DocBlock {
 
   private readStream(kind: number, coding: number, count: number, key: string, start: number, end: number): DecodedStream {
     const stream: DecodedStream = {
-      kind, key, coding, count, starts: null, ords: null, numbers: null, codes: null, markNumbers: null, firstMark: null, markAt: null,
+      kind, key, coding, count, starts: null, ords: null, numbers: null, codes: null, markNumbers: null, firstMark: null, markAt: null, hexAt: null, firstHex: null, hexStart: null,
       numericColumn: null, ordinalColumn: null, termBytes: null,
     };
     const expected = codingsOf(kind);
@@ -349,25 +373,9 @@ export class ColumnDocBlock implements DocBlock {
    */
   private readTemplateNumbers(stream: DecodedStream, r: ByteReader): void {
     const bytes = this.bytes;
-    const unit = this.unit;
     const starts = stream.starts!;
     const count = stream.count;
-    // one pass over the text: the byte offset of every mark, and each value's first mark
-    const firstMark = new Uint32Array(count + 1);
-    let markAt = new Uint32Array(256);
-    let marks = 0;
-    const textEnd = count > 0 ? starts[count]! - unit : 0;
-    let k = 0;
-    for (let p = this.nextMark(count > 0 ? starts[0]! : 0, textEnd); p >= 0; p = this.nextMark(p + unit, textEnd)) {
-      while (starts[k + 1]! <= p) firstMark[++k] = marks;
-      if (marks === markAt.length) {
-        const grown = new Uint32Array(marks * 2);
-        grown.set(markAt);
-        markAt = grown;
-      }
-      markAt[marks++] = p;
-    }
-    while (k < count) firstMark[++k] = marks;
+    const { at: markAt, first: firstMark, n: marks } = this.findMarks(NUMBER_MARK, starts, count);
     if (marks > r.remaining) throw new FormatError('more number marks than numbers');
     const markGroup = new Uint32Array(marks);
     const markRank = new Uint32Array(marks);
@@ -407,16 +415,50 @@ export class ColumnDocBlock implements DocBlock {
     stream.markNumbers = markNumbers;
     stream.firstMark = firstMark;
     stream.markAt = markAt;
+    // then the hex tokens, in mark order: u8 byte count · bytes
+    const hex = this.findMarks(HEX_MARK, starts, count);
+    // token i's bytes: [hexStart[i] + 1, hexStart[i] + 1 + the byte count at hexStart[i])
+    const hexStart = new Uint32Array(hex.n);
+    for (let i = 0; i < hex.n; i++) {
+      hexStart[i] = r.pos;
+      const len = r.u8();
+      if (len < MIN_HEX_BYTES || len > MAX_HEX_BYTES) throw new FormatError('bad hex token length');
+      r.bytesView(len);
+    }
+    stream.hexAt = hex.at;
+    stream.firstHex = hex.first;
+    stream.hexStart = hexStart;
+  }
+
+  /** The byte offset of every `mark` in the values of a template stream, and each value's first. */
+  private findMarks(mark: number, starts: Uint32Array, count: number): { at: Uint32Array; first: Uint32Array; n: number } {
+    const unit = this.unit;
+    const first = new Uint32Array(count + 1);
+    let at = new Uint32Array(64);
+    let n = 0;
+    const textEnd = count > 0 ? starts[count]! - unit : 0;
+    let k = 0;
+    for (let p = this.nextMark(count > 0 ? starts[0]! : 0, textEnd, mark); p >= 0; p = this.nextMark(p + unit, textEnd, mark)) {
+      while (starts[k + 1]! <= p) first[++k] = n;
+      if (n === at.length) {
+        const grown = new Uint32Array(n * 2);
+        grown.set(at);
+        at = grown;
+      }
+      at[n++] = p;
+    }
+    while (k < count) first[++k] = n;
+    return { at, first, n };
   }
 
   /** The byte offset of the first number mark in bytes[from, end), or -1. */
-  private nextMark(from: number, end: number): number {
+  private nextMark(from: number, end: number, mark: number): number {
     const bytes = this.bytes;
     if (this.unit === 1) {
-      const at = from < end ? bytes.indexOf(NUMBER_MARK, from) : -1;
+      const at = from < end ? bytes.indexOf(mark, from) : -1;
       return at >= 0 && at < end ? at : -1;
     }
-    for (let p = from; p < end; p += 2) if (bytes[p] === NUMBER_MARK && bytes[p + 1] === 0) return p;
+    for (let p = from; p < end; p += 2) if (bytes[p] === mark && bytes[p + 1] === 0) return p;
     return -1;
   }
 

@@ -21,6 +21,9 @@ import {
   CODING_TEMPLATE,
   CODING_TEXT,
   MAX_TEMPLATE_DIGITS,
+  HEX_MARK,
+  MAX_HEX_BYTES,
+  MIN_HEX_BYTES,
   NUMBER_MARK,
   SEPARATOR_CODE,
   VALUE_SEPARATOR,
@@ -419,6 +422,36 @@ function putChar(out: Uint8Array, o: number, v: string, i: number, c: number, ut
   return o + 3;
 }
 
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+
+function isHexDigit(b: number): boolean {
+  return HEX_VALUE[b]! >= 0;
+}
+
+function isWordChar(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
+}
+
+/**
+ * The end of a hex token starting at bytes[p]: an even run of 2 * MIN_HEX_BYTES to
+ * 2 * MAX_HEX_BYTES lowercase hex digits (not a number the template takes apart: digits only and
+ * short enough) followed by no word character; 0 when there is none.
+ */
+function hexTokenEnd(bytes: Uint8Array, p: number, end: number, unit: number): number {
+  let q = p;
+  let letters = 0;
+  while (q < end && (unit === 1 || bytes[q + 1] === 0) && isHexDigit(bytes[q]!)) {
+    if (bytes[q]! > 0x39) letters++;
+    q += unit;
+  }
+  const digits = (q - p) / unit;
+  if (digits % 2 !== 0 || digits < 2 * MIN_HEX_BYTES || digits > 2 * MAX_HEX_BYTES) return 0;
+  if (letters === 0 && digits <= MAX_TEMPLATE_DIGITS) return 0;
+  if (q < end && (unit === 1 || bytes[q + 1] === 0) && isWordChar(bytes[q]!)) return 0;
+  return q;
+}
+
 /** The context key of a number about to be written at out[o] in a value starting at out[start]. */
 function contextBefore(out: Uint8Array, start: number, o: number, unit: number): number {
   let c1 = 0;
@@ -448,6 +481,9 @@ function encodeTemplate(values: readonly string[], enc: StringEncoding): Encoded
   const text = Buffer.allocUnsafe(capacity);
   let o = 0;
   const groups = new ContextGroups();
+  /** per hex token: u8 byte count · bytes */
+  const hex = new ByteWriter(256);
+  let hexTokens = 0;
   let numberGroup = new Uint32Array(1024);
   let numberValue = new Float64Array(1024);
   let numbers = 0;
@@ -460,10 +496,27 @@ function encodeTemplate(values: readonly string[], enc: StringEncoding): Encoded
     const valueStart = o;
     const end = o + text.write(v, o, encoding);
     let w = o;
+    let afterWordChar = false;
     for (let p = o; p < end; p += unit) {
       const b = text[p]!;
-      if ((b < 0x30 || b > 0x39) || (unit === 2 && text[p + 1] !== 0)) {
-        if (b === NUMBER_MARK && (unit === 1 || text[p + 1] === 0)) return null;
+      const ascii = unit === 1 || text[p + 1] === 0;
+      if (ascii && !afterWordChar && isHexDigit(b)) {
+        const q = hexTokenEnd(text, p, end, unit);
+        if (q > 0) {
+          hex.u8((q - p) / unit / 2);
+          for (let d = p; d < q; d += 2 * unit) hex.u8((HEX_VALUE[text[d]!]! << 4) | HEX_VALUE[text[d + unit]!]!);
+          hexTokens++;
+          text[w] = HEX_MARK;
+          if (unit === 2) text[w + 1] = 0;
+          w += unit;
+          p = q - unit;
+          afterWordChar = true;
+          continue;
+        }
+      }
+      afterWordChar = ascii && isWordChar(b);
+      if (b < 0x30 || b > 0x39 || !ascii) {
+        if ((b === NUMBER_MARK || b === HEX_MARK) && ascii) return null;
         text[w] = b;
         if (unit === 2) text[w + 1] = text[p + 1]!;
         w += unit;
@@ -497,8 +550,8 @@ function encodeTemplate(values: readonly string[], enc: StringEncoding): Encoded
     }
     o = w;
   }
-  if (numbers === 0) return null;
-  const w = new ByteWriter(16 + o + numbers * 3);
+  if (numbers === 0 && hexTokens === 0) return null;
+  const w = new ByteWriter(16 + o + numbers * 3 + hex.length);
   w.varint(o);
   w.bytes(text.subarray(0, o));
   // group by group, in order within a group: a counting sort by group number
@@ -508,6 +561,7 @@ function encodeTemplate(values: readonly string[], enc: StringEncoding): Encoded
   const ordered = new Float64Array(numbers);
   for (let i = 0; i < numbers; i++) ordered[next[numberGroup[i]!]!++] = numberValue[i]!;
   for (let i = 0; i < numbers; i++) w.varint(ordered[i]!);
+  w.bytes(hex.view8());
   return { coding: CODING_TEMPLATE, bytes: w.view8() };
 }
 

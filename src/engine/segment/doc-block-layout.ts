@@ -35,13 +35,18 @@ export const CODING_NONE = 6;
  * canonical digit run (up to 15 digits, no leading zero but in "0") replaced by NUMBER_MARK ·
  * the numbers as varints, grouped by context: the up to 3 ASCII code units before the mark in
  * its value (fewer at the value's start or before a non-ASCII one), groups in order of first
- * appearance, numbers in order within a group. Numbers that follow the same text (the bytes of a
- * status code, the octets of an address) then sit together, which compresses far better than
- * digits scattered through the text.
+ * appearance, numbers in order within a group · then per HEX_MARK, in order: u8 byte count n
+ * (4..16) · n bytes, the 2n lowercase hex digits of a token (a run of them standing alone, not a
+ * number above) two per byte, the first in the high nibble. Numbers that follow the same text
+ * (the bytes of a status code, the octets of an address) then sit together, which compresses far
+ * better than digits scattered through the text; ids and hashes take half their bytes.
  */
 export const CODING_TEMPLATE = 7;
 
 export const NUMBER_MARK = 0x01;
+export const HEX_MARK = 0x02;
+export const MIN_HEX_BYTES = 4;
+export const MAX_HEX_BYTES = 16;
 export const MAX_TEMPLATE_DIGITS = 15;
 
 /** The context key of a number from the up to 3 ASCII code units before it (c1 nearest). */
