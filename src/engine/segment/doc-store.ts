@@ -44,16 +44,18 @@ export class DocStoreBlockWriter {
     this.encoder.add(text, doc);
   }
 
-  /** The compressed bytes of the pending block; starts the next one. */
-  finish(): Buffer {
+  /**
+   * The compressed bytes of the pending block; starts the next one at once. Compression runs on
+   * the libuv thread pool, so the caller can encode the next block meanwhile.
+   */
+  finish(): Promise<Buffer> {
     const raw = this.encoder.finish();
-    return zlib.brotliCompressSync(raw, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-      },
-    });
+    const params = {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+    };
+    return new Promise((resolve, reject) => zlib.brotliCompress(raw, { params }, (err, out) => (err ? reject(err) : resolve(out))));
   }
 }
 

@@ -192,20 +192,40 @@ class SegmentSerializer {
       numeric: (field) => (field === '_ts' ? ts : field === '_lid' ? lid : fields.has(field) ? this.numericOf(field) : null),
       keyword: (field) => (fields.has(field) ? this.ordinalsOf(field) : null),
     });
-    const flush = async (endDoc: number): Promise<void> => {
-      const block = blocks.finish();
+    // one block compresses on the thread pool while the next one is encoded here; blocks are
+    // written in order
+    let compressing: Promise<Buffer> | null = null;
+    let compressingEnd = 0;
+    const writeCompressed = async (): Promise<void> => {
+      if (compressing === null) return;
+      const block = await compressing;
+      compressing = null;
       crcs.push(checksum(block));
       this.sink.write(block);
-      firstDocs.push(endDoc);
+      firstDocs.push(compressingEnd);
       offsets.push(this.sink.position);
+    };
+    const flush = async (endDoc: number): Promise<void> => {
+      const next = blocks.finish();
+      // a failure surfaces when the block is awaited; until then it is not unhandled
+      next.catch(() => undefined);
+      await writeCompressed();
+      compressing = next;
+      compressingEnd = endDoc;
       if (this.yielder.dueNow()) await this.yielder.pause();
     };
-    for (let d = 0; d < n; d++) {
-      blocks.add(this.source.source(d), d);
-      if (blocks.full) await flush(d + 1);
-      else if (this.yielder.due()) await this.yielder.pause();
+    try {
+      for (let d = 0; d < n; d++) {
+        blocks.add(this.source.source(d), d);
+        if (blocks.full) await flush(d + 1);
+        else if (this.yielder.due()) await this.yielder.pause();
+      }
+      if (blocks.count > 0) await flush(n);
+      await writeCompressed();
+    } finally {
+      // on a failure, do not leave a compression behind unawaited
+      await (compressing as Promise<Buffer> | null)?.catch(() => undefined);
     }
-    if (blocks.count > 0) await flush(n);
     return { firstDocs: Uint32Array.from(firstDocs), offsets: Float64Array.from(offsets), crcs: Uint32Array.from(crcs) };
   }
 
