@@ -14,13 +14,19 @@ import {
   encodeOrdinalColumn,
 } from '../../../src/engine/segment/column-codec.js';
 import {
+  DOCS_PACKED,
+  DOCS_REF,
+  DOCS_RICE,
   POSITIONS_DEFLATE,
   POSITIONS_PACKED,
   decodeDocIds,
   decodePositions,
   encodeDocIds,
   encodePositions,
+  encodePostingDocs,
 } from '../../../src/engine/segment/postings-codec.js';
+import { ReferenceChooser, encodeReference } from '../../../src/engine/segment/reference-postings.js';
+import { decodeRiceStream, encodeRiceStream, riceStreamBytes } from '../../../src/engine/segment/rice.js';
 import { decodeTermBlock, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
 import { makeRandom } from './log-corpus.js';
 
@@ -106,6 +112,82 @@ describe('posting blobs', () => {
   });
 });
 
+describe('Rice streams', () => {
+  it('round-trip geometric, constant, huge and tail-only values', () => {
+    const rnd = makeRandom(17);
+    const sets: Uint32Array[] = [
+      Uint32Array.from({ length: 1_000 }, () => Math.floor(-Math.log(1 - rnd()) * 300)),
+      new Uint32Array(300),
+      Uint32Array.from({ length: 260 }, (_, i) => (i % 3 === 0 ? 0xffffffff : Math.floor(rnd() * 2 ** 31))),
+      Uint32Array.of(5, 0, 7),
+    ];
+    for (const values of sets) {
+      const w = new ByteWriter();
+      w.u8(0xee);
+      encodeRiceStream(w, values, 0, values.length);
+      assert.equal(w.length - 1, riceStreamBytes(values, 0, values.length));
+      const out = new Uint32Array(values.length);
+      assert.equal(decodeRiceStream(w.toBytes(), 1, w.length, values.length, out, 0), w.length);
+      assert.deepEqual(out, values);
+    }
+  });
+
+  it('report short data and bad parameters as FormatError', () => {
+    const values = Uint32Array.from({ length: 200 }, (_, i) => i * 7);
+    const w = new ByteWriter();
+    encodeRiceStream(w, values, 0, values.length);
+    const bytes = w.toBytes();
+    const out = new Uint32Array(values.length);
+    assert.throws(() => decodeRiceStream(bytes, 0, bytes.length - 2, values.length, out, 0), FormatError);
+    const bad = Uint8Array.from(bytes);
+    bad[0] = 40;
+    assert.throws(() => decodeRiceStream(bad, 0, bad.length, values.length, out, 0), FormatError);
+  });
+});
+
+describe('posting docs modes', () => {
+  it('choose Rice for mid-frequency gaps and packed for dense or tiny lists', () => {
+    const rnd = makeRandom(5);
+    const sparse: number[] = [];
+    for (let d = 0; sparse.length < 2_000; d += 1 + Math.floor(-Math.log(1 - rnd()) * 60)) sparse.push(d);
+    const w = new ByteWriter();
+    assert.equal(encodePostingDocs(w, Uint32Array.from(sparse)), DOCS_RICE);
+    assert.deepEqual([...decodeDocIds(w.toBytes(), 0, sparse.length, 1e9, DOCS_RICE)], sparse);
+    const dense = Uint32Array.from({ length: 2_000 }, (_, i) => i * 2);
+    assert.equal(encodePostingDocs(new ByteWriter(), dense), DOCS_PACKED);
+    assert.equal(encodePostingDocs(new ByteWriter(), Uint32Array.of(1, 90_000)), DOCS_PACKED);
+  });
+
+  it('code a term by reference to an earlier one and decode it against that term', () => {
+    const numDocs = 50_000;
+    const rnd = makeRandom(6);
+    const base = Uint32Array.from({ length: numDocs }, (_, i) => i).filter(() => rnd() < 0.3);
+    // nearly a subset of the base, with a few docs outside it
+    const term = Uint32Array.from([...base.filter(() => rnd() < 0.5), 3, 5, 7].filter((d, i, a) => a.indexOf(d) === i).sort((a, b) => a - b));
+    const chooser = new ReferenceChooser(numDocs);
+    chooser.offer(0, base);
+    const plain = new ByteWriter();
+    encodePostingDocs(plain, term);
+    const ref = chooser.choose(term, plain.length);
+    assert.ok(ref !== null, 'a reference is chosen');
+    assert.equal(ref.rank, 0);
+    const w = new ByteWriter();
+    w.u8(0xee);
+    encodeReference(w, ref, encodePostingDocs);
+    assert.ok(ReferenceChooser.worthIt(w.length, plain.length), `${w.length} bytes by reference, ${plain.length} plain`);
+    const bytes = w.toBytes();
+    const docs = decodeDocIds(bytes, 1, term.length, numDocs, DOCS_REF, (rank) => {
+      assert.equal(rank, 0);
+      return base;
+    });
+    assert.deepEqual(docs, term);
+    assert.throws(() => decodeDocIds(bytes, 1, term.length, numDocs, DOCS_REF, null), FormatError);
+    assert.throws(() => decodeDocIds(bytes, 1, term.length, numDocs, DOCS_REF, () => base.subarray(0, 10)), FormatError);
+    // an unrelated term takes no reference
+    assert.equal(chooser.choose(Uint32Array.from({ length: 500 }, (_, i) => i * 97 + 1), 400), null);
+  });
+});
+
 describe('columns', () => {
   const cases: Array<[string, number[]]> = [
     ['empty', [NaN, NaN, NaN]],
@@ -152,6 +234,27 @@ describe('columns', () => {
     const carry = BigUint64Array.from([0xffff_ffffn, 0x1_0000_0005n, 0xffff_fff0n]);
     assert.deepEqual(decodeIdColumn(encodeIdColumn(carry, 3), 3), carry);
     assert.deepEqual(decodeIdColumn(encodeIdColumn(new BigUint64Array(0), 0), 0), new BigUint64Array(0));
+  });
+
+  it('codes generated ids as milliseconds and sequences (SPLIT), far smaller than gaps', () => {
+    // 42 bits of milliseconds, a 22-bit sequence: ~50 ids per millisecond
+    const ids = new BigUint64Array(20_000);
+    for (let i = 0; i < ids.length; i++) ids[i] = (BigInt(1_000_000_000 + Math.floor(i / 50)) << 22n) | BigInt(i % 50);
+    const bytes = encodeIdColumn(ids, ids.length);
+    assert.equal(bytes[0], 2, 'SPLIT kind');
+    assert.ok(bytes.length < ids.length / 2, `${bytes.length} bytes for ${ids.length} ids`);
+    assert.deepEqual(decodeIdColumn(bytes, ids.length), ids);
+    const back = ids.slice();
+    back[7_000] = back[7_000]! - (5n << 22n);
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(back, back.length), back.length), back);
+  });
+
+  it('codes rising values by their steps above the smallest one (DELTA_FOR)', () => {
+    const col = new Float64Array(5_000);
+    for (let i = 0; i < col.length; i++) col[i] = 1_704_067_200_000 + i * 86 + ((i * 37) % 86);
+    const bytes = encodeNumericColumn(col, col.length);
+    assert.equal(bytes[0], 5, 'DELTA_FOR kind');
+    assert.deepEqual(decodeNumericColumn(bytes, col.length), col);
   });
 
   it('round-trips ordinal columns with their own terms or the dictionary', () => {
