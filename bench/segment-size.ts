@@ -120,14 +120,22 @@ async function main(opts: Options): Promise<void> {
 
     const file = path.join(dir, 'all.seg');
     const writes: number[] = [];
+    const mainThread: number[] = [];
     for (let i = 0; i < 3; i++) {
       t = performance.now();
+      const elu = performance.eventLoopUtilization();
       await writeSegment(mem, file);
       writes.push(performance.now() - t);
+      // time the event loop was busy: the writer's work on this thread (compression on the
+      // thread pool excluded)
+      mainThread.push(performance.eventLoopUtilization(elu).active);
     }
     const writeMs = median(writes);
     printSections('segment', sectionSizes(file), rawBytes);
-    console.log(`\nwrite: ${writeMs.toFixed(0)} ms (median of 3), ${(rawBytes / 1e3 / writeMs).toFixed(1)} MB/s of raw NDJSON`);
+    console.log(
+      `\nwrite: ${writeMs.toFixed(0)} ms (median of 3), ${(rawBytes / 1e3 / writeMs).toFixed(1)} MB/s of raw NDJSON; ` +
+        `main thread busy ${median(mainThread).toFixed(0)} ms`,
+    );
 
     const n = mem.numDocs;
     const newest = Array.from({ length: Math.min(100, n) }, (_, i) => n - 1 - i);
