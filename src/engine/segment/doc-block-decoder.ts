@@ -466,6 +466,13 @@ export class ColumnDocBlock implements DocBlock {
   private contextAt(start: number, p: number): number {
     const bytes = this.bytes;
     const unit = this.unit;
+    if (unit === 1 && p - 3 >= start) {
+      // the common case: three ASCII bytes before the mark
+      const c1 = bytes[p - 1]!;
+      const c2 = bytes[p - 2]!;
+      const c3 = bytes[p - 3]!;
+      if ((c1 | c2 | c3) < 0x80) return numberContext(3, c1, c2, c3);
+    }
     let c1 = 0;
     let c2 = 0;
     let c3 = 0;
