@@ -4,8 +4,10 @@
  * (doc-block-encoder.ts: shapes, per-key value streams, the free text as one stream); version 1
  * blocks held the texts whole (doc-block-v1.ts) and are still read.
  *
- * Block size and codec, measured on the benchmark corpus (200,000 docs, docs/segment-format.md):
- * see DOC_BLOCK_TARGET_CHARS and BROTLI_QUALITY.
+ * Block size and codec, measured on the benchmark corpus (docs/segment-format.md): 512 Ki code
+ * units of sources per block (about 2,400 log lines) at Brotli q6 store them in 10.5 % of the raw
+ * bytes; 256 Ki blocks take 0.5 point more, q5 0.2 more; q7 saves 0.15 point for 30 % more
+ * compression time. A block decodes in about 1.5 ms.
  */
 import zlib from 'node:zlib';
 import { FormatError } from './byte-reader.js';
