@@ -55,7 +55,6 @@ const DICT_MAX_DISTINCT = 256;
 const MAX_COLUMN_SLOTS = 30;
 /** Scanned shapes remembered across blocks, at most (sources of ever new keys must not pile up). */
 const MAX_SCANNED_SHAPES = 4096;
-const RECENT_SHAPES = 4;
 
 /** A shape as the scanner gives it: value kinds only. */
 interface ScannedShape {
@@ -109,8 +108,8 @@ export class DocBlockEncoder {
   private readonly scanner = new SourceScanner();
   /** scanned shapes, kept across blocks (their column lookups stay valid for the segment) */
   private readonly scanned = new Map<string, ScannedShape>();
-  /** the scanned shapes of the last docs, most recent first */
-  private readonly recent: ScannedShape[] = [];
+  /** the scanned shapes by the fingerprint of their piece lengths and slot kinds */
+  private readonly byFingerprint = new Map<number, ScannedShape[]>();
   private shapeList: Shape[] = [];
   private streams: ValueStream[] = [];
   private readonly streamIndex = new Map<string, number>();
@@ -155,24 +154,19 @@ export class DocBlockEncoder {
   }
 
   /**
-   * The scanned shape of the doc just scanned: most docs have the shape of one of the last few,
-   * which is checked without building the shape's string.
+   * The scanned shape of the doc just scanned, found by a fingerprint of its piece lengths and
+   * slot kinds and checked piece by piece, so that no shape string is built for a known shape.
    */
   private scannedShape(): ScannedShape {
-    const recent = this.recent;
-    for (let i = 0; i < recent.length; i++) {
-      const r = recent[i]!;
-      if (!this.scanner.hasShape(r.pieces, r.kinds)) continue;
-      if (i > 0) {
-        recent.splice(i, 1);
-        recent.unshift(r);
-      }
-      return r;
+    const fingerprint = this.scanner.fingerprint();
+    const candidates = this.byFingerprint.get(fingerprint);
+    if (candidates !== undefined) {
+      for (const c of candidates) if (this.scanner.hasShape(c.pieces, c.kinds)) return c;
     }
     const text = this.scanner.shape();
     const found = this.scanned.get(text) ?? this.addScanned(text);
-    recent.unshift(found);
-    if (recent.length > RECENT_SHAPES) recent.pop();
+    if (candidates === undefined) this.byFingerprint.set(fingerprint, [found]);
+    else candidates.push(found);
     return found;
   }
 
@@ -298,7 +292,7 @@ export class DocBlockEncoder {
   private reset(): void {
     if (this.scanned.size > MAX_SCANNED_SHAPES) {
       this.scanned.clear();
-      this.recent.length = 0;
+      this.byFingerprint.clear();
     }
     for (const s of this.scanned.values()) s.variants.clear();
     this.shapeList = [];

@@ -35,6 +35,12 @@ const DOC_BLOCK_CACHE_ENTRIES = 16;
 /** decoded doc blocks kept per segment, at most */
 const DOC_BLOCK_CACHE_BYTES = 8 << 20;
 const COLUMN_CACHE_BYTES = 32 << 20;
+/**
+ * Decoded postings of reference bases: every reference-coded term needs its base's docs, and a
+ * merge reads term after term, so the recent bases must stay (the writer keeps 48 per field).
+ */
+const BASE_CACHE_ENTRIES = 64;
+const BASE_CACHE_BYTES = 64 << 20;
 const SCRATCH_MAX_BYTES = 1 << 20;
 const EMPTY_DOCS = new Uint32Array(0);
 
@@ -65,6 +71,7 @@ export class SegmentFile implements SegmentReader {
   private readonly termBlocks = new Lru<number, TermBlock>(TERM_BLOCK_CACHE_ENTRIES);
   private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES, DOC_BLOCK_CACHE_BYTES);
   private readonly columns = new Lru<string, unknown>(256, COLUMN_CACHE_BYTES);
+  private readonly bases = new Lru<string, Uint32Array>(BASE_CACHE_ENTRIES, BASE_CACHE_BYTES);
   private readonly fieldIndex = new Map<string, number>();
 
   private constructor(
@@ -115,6 +122,7 @@ export class SegmentFile implements SegmentReader {
     this.termBlocks.clear();
     this.docBlocks.clear();
     this.columns.clear();
+    this.bases.clear();
   }
 
   fields(): readonly FieldInfo[] {
@@ -181,22 +189,22 @@ export class SegmentFile implements SegmentReader {
 
   /** The plain-coded docs of the term of a rank: what reference-coded docs are relative to. */
   private baseDocsOf(entry: FieldEntry): BaseDocs {
-    return (rank) =>
-      this.cached(
-        `b:${entry.name}:${rank}`,
-        () => {
-          const index = entry.terms!;
-          if (rank >= index.numTerms) throw new FormatError(`reference to term ${rank} of ${entry.name} out of range`);
-          const block = this.termBlock(entry, Math.floor(rank / TERMS_PER_BLOCK));
-          const i = rank % TERMS_PER_BLOCK;
-          if (i >= block.terms.length || block.singleDoc[i]! >= 0 || block.docsMode[i] === DOCS_REF) {
-            throw new FormatError(`reference to term ${rank} of ${entry.name} that is no base`);
-          }
-          const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
-          return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
-        },
-        byteLength,
-      );
+    return (rank) => {
+      const key = `${entry.name}\u0000${rank}`;
+      const hit = this.bases.get(key);
+      if (hit !== undefined) return hit;
+      const index = entry.terms!;
+      if (rank >= index.numTerms) throw new FormatError(`reference to term ${rank} of ${entry.name} out of range`);
+      const block = this.termBlock(entry, Math.floor(rank / TERMS_PER_BLOCK));
+      const i = rank % TERMS_PER_BLOCK;
+      if (i >= block.terms.length || block.singleDoc[i]! >= 0 || block.docsMode[i] === DOCS_REF) {
+        throw new FormatError(`reference to term ${rank} of ${entry.name} that is no base`);
+      }
+      const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
+      const docs = decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
+      this.bases.set(key, docs, docs.byteLength);
+      return docs;
+    };
   }
 
   /** The docs whose ordinal is the term's rank in the dictionary. */

@@ -130,6 +130,18 @@ export class SourceScanner {
     return shape + this.piece(this.slotCount);
   }
 
+  /** A hash of the piece lengths and slot kinds of the text last scanned: alike shapes share it. */
+  fingerprint(): number {
+    const n = this.slotCount;
+    let h = n;
+    let from = 0;
+    for (let j = 0; j < n; j++) {
+      h = Math.imul(h ^ ((this.valueStart[j]! - from) * 8 + this.slotKind[j]!), 0x9e3779b1);
+      from = this.valueEnd[j]!;
+    }
+    return Math.imul(h ^ (this.text.length - from), 0x85ebca6b) >>> 0;
+  }
+
   /** True when the text last scanned has these pieces and slot kinds (no string is built). */
   hasShape(pieces: readonly string[], kinds: Uint8Array): boolean {
     const n = this.slotCount;
