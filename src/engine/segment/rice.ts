@@ -104,6 +104,21 @@ export function decodeRiceStream(bytes: Uint8Array, pos: number, end: number, co
     let bit = 0;
     const limit = (end - pos) * 8;
     for (let i = 0; i < n; i++) {
+      const word0 = pos + (bit >>> 3);
+      if (word0 + 3 < end) {
+        // the common case: the whole code within the next 4 bytes, read as one word
+        const sh = bit & 7;
+        const word = ((bytes[word0]! | (bytes[word0 + 1]! << 8) | (bytes[word0 + 2]! << 16) | (bytes[word0 + 3]! << 24)) >>> sh) >>> 0;
+        if (word !== 0) {
+          const zeros = 31 - Math.clz32(word & -word);
+          if (zeros + 1 + k <= 32 - sh) {
+            const r = k === 0 ? 0 : (word >>> (zeros + 1)) & (low - 1);
+            out[o++] = zeros * low + r;
+            bit += zeros + 1 + k;
+            continue;
+          }
+        }
+      }
       // unary quotient: skip zero bits, a byte at a time where possible
       let q = 0;
       for (;;) {
@@ -121,14 +136,23 @@ export function decodeRiceStream(bytes: Uint8Array, pos: number, end: number, co
         break;
       }
       let r = 0;
-      for (let j = 0; j < k; ) {
-        if (bit >= limit) throw new FormatError('rice code past end of data');
-        const sh = bit & 7;
-        const take = Math.min(8 - sh, k - j);
-        r += ((bytes[pos + (bit >>> 3)]! >>> sh) & ((1 << take) - 1)) * 2 ** j;
-        j += take;
-        bit += take;
+      const at = pos + (bit >>> 3);
+      if (k <= 24 && at + 3 < end) {
+        // the k low bits lie within 4 bytes: one little-endian word, shifted and masked
+        const word = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+        r = (word >>> (bit & 7)) & (low - 1);
+        bit += k;
+      } else {
+        for (let j = 0; j < k; ) {
+          if (bit >= limit) throw new FormatError('rice code past end of data');
+          const sh = bit & 7;
+          const take = Math.min(8 - sh, k - j);
+          r += ((bytes[pos + (bit >>> 3)]! >>> sh) & ((1 << take) - 1)) * 2 ** j;
+          j += take;
+          bit += take;
+        }
       }
+      if (bit > limit) throw new FormatError('rice code past end of data');
       const v = q * low + r;
       if (v > 0xffffffff) throw new FormatError('rice value out of range');
       out[o++] = v;
