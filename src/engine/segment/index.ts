@@ -12,8 +12,8 @@
  *             ids apart (doc-block-layout.ts); sources that are not flat objects are kept whole
  *   columns   `_ts`, `_lid` numeric column blobs, `_id` column blob (column-codec.ts)
  *   per field presence blob (docs stream, when no flag implies it) · numeric column blob ·
- *             posting blobs in term order (postings-codec.ts: doc ids packed, Rice-coded (rice.ts)
- *             or as positions within an earlier term's docs (reference-postings.ts)) · term
+ *             posting blobs in term order (postings-codec.ts: doc ids packed, or as positions
+ *             within an earlier term's docs (reference-postings.ts)) · term
  *             blocks of 128 front-coded, deflated terms (term-dict.ts) · ordinal column blob
  *   footer    varint numDocs · f64 minTs · f64 maxTs · f64 maxLid · doc store: varint numBlocks ·
  *             varint first block offset · per block (varint docs · varint length · u32 CRC-32) ·

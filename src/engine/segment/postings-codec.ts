@@ -3,8 +3,7 @@
  * its positions, in one of two modes chosen per term by size:
  *
  *   docs, PACKED:       packed u32 stream of docFreq gaps: doc[0], then doc[i] - doc[i-1] - 1
- *   docs, RICE:         Rice stream (rice.ts) of the same gaps; chosen when it is at least
- *                       RICE_MIN_SAVING smaller (format version 2)
+ *   docs, REF:          positions within an earlier term's docs (reference-postings.ts)
  *   positions, PACKED:  packed u32 stream of docFreq (freq - 1) values · zero padding to a 4-byte
  *                       boundary when the next stream has full blocks · packed u32 stream of
  *                       position gaps: per doc the first position, then pos[j] - pos[j-1]
@@ -19,14 +18,10 @@ import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
 import { mergeDocs } from './reference-postings.js';
-import { decodeRiceStream, encodeRiceStream, riceStreamBytes } from './rice.js';
 
 export const DOCS_PACKED = 0;
-export const DOCS_RICE = 1;
 /** positions in the doc list of an earlier term, plus the docs outside it (reference-postings.ts) */
-export const DOCS_REF = 2;
-/** Rice decodes bit by bit: it must save this share of the packed bytes to be chosen. */
-const RICE_MIN_SAVING = 0.1;
+export const DOCS_REF = 1;
 
 export const POSITIONS_PACKED = 0;
 export const POSITIONS_DEFLATE = 1;
@@ -63,22 +58,14 @@ export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
   encodeU32Stream(out, docGaps(docs), 0, docs.length);
 }
 
-/** Appends the docs stream of a term in its smaller mode (DOCS_PACKED or DOCS_RICE); returns the mode. */
+/** Appends the plain docs stream of a term; returns its mode (what a REF part records). */
 export function encodePostingDocs(out: ByteWriter, docs: Uint32Array): number {
-  const n = docs.length;
-  const gaps = docGaps(docs);
-  const mark = out.length;
-  encodeU32Stream(out, gaps, 0, n);
-  const packed = out.length - mark;
-  if (n < 16 || riceStreamBytes(gaps, 0, n) > packed * (1 - RICE_MIN_SAVING)) return DOCS_PACKED;
-  out.length = mark;
-  encodeRiceStream(out, gaps, 0, n);
-  return DOCS_RICE;
+  encodeDocIds(out, docs);
+  return DOCS_PACKED;
 }
 
 /** Decodes a stream of `count` gaps of the given mode at bytes[pos] into out; returns its end. */
 function decodeGaps(bytes: Uint8Array, pos: number, count: number, mode: number, out: Uint32Array): number {
-  if (mode === DOCS_RICE) return decodeRiceStream(bytes, pos, bytes.length, count, out, 0);
   if (mode === DOCS_PACKED) return decodeU32Stream(bytes, pos, count, out, 0);
   throw new FormatError(`unknown docs mode ${mode}`);
 }

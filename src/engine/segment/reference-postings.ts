@@ -7,7 +7,7 @@
  *   varint rank of the base (its index in the field's term dictionary, lower than the term's) ·
  *   varint m (docs inside the base) ·
  *   u8 mode · zero bytes to a 4-byte boundary · m indexes into the base's doc list, as a docs
- *   stream of that mode (PACKED or RICE) ·
+ *   stream of that mode (PACKED) ·
  *   u8 mode · zero bytes to a 4-byte boundary · docFreq - m doc ids outside the base, likewise
  *
  * Bases are plain-coded terms (never references themselves), so a read decodes two lists at
@@ -32,7 +32,7 @@ interface Base {
   bitmap: Uint8Array;
 }
 
-/** Estimated bits of `n` ids spread over `universe` ids, Rice-coded. */
+/** Estimated bits of `n` ids spread over `universe` ids (near the entropy: split blocks). */
 function estimatedBits(n: number, universe: number): number {
   if (n === 0) return 8;
   return n * (Math.log2(universe / n) + 1.6);

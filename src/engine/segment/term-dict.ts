@@ -8,7 +8,7 @@
  *   varint shared prefix bytes · varint suffix bytes · suffix · varint docFreq ·
  *     fields with derived postings: nothing more
  *     docFreq 1: varint doc · [text fields: varint freq · varint position gaps (first absolute)]
- *     otherwise: varint docsLen * 4 + docs mode (format 1: varint docsLen, packed docs) ·
+ *     otherwise: varint docsLen * 2 + docs mode (format 1: varint docsLen, packed docs) ·
  *                [text fields: varint positionsLen * 2 + positions mode]
  *
  * Suffix bytes: varint (length * 2 + hex) · the bytes, or with hex set (UTF-8 suffixes of 2+
@@ -76,7 +76,7 @@ export class TermDictWriter {
     const e = this.entry;
     e.clear();
     e.varint(docFreq);
-    e.varint(docsLen * 4 + docsMode);
+    e.varint(docsLen * 2 + docsMode);
     if (this.hasPositions) e.varint(posLen * 2 + posMode);
     this.push(term);
   }
@@ -179,7 +179,7 @@ export interface TermBlock {
   /** file offset of the term's blob (terms held by 2+ docs) */
   blobOffset: Float64Array;
   docsLen: Uint32Array;
-  /** DOCS_PACKED, DOCS_RICE or DOCS_REF (postings-codec.ts) */
+  /** DOCS_PACKED or DOCS_REF (postings-codec.ts) */
   docsMode: Uint8Array;
   posLen: Uint32Array;
   posMode: Uint8Array;
@@ -257,8 +257,8 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
       block.singleDoc[i] = -1;
       const docsCode = r.varint();
       // format 1 stored the length alone (packed docs)
-      const docsLen = version === 1 ? docsCode : Math.floor(docsCode / 4);
-      block.docsMode[i] = version === 1 ? 0 : docsCode % 4;
+      const docsLen = version === 1 ? docsCode : Math.floor(docsCode / 2);
+      block.docsMode[i] = version === 1 ? 0 : docsCode % 2;
       let posLen = 0;
       if (hasPositions) {
         const v = r.varint();

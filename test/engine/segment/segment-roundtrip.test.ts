@@ -9,7 +9,7 @@ import type { SegmentReader } from '../../../src/engine/segment-reader.js';
 import { openSegment, writeSegment } from '../../../src/engine/segment/index.js';
 import { fileURLToPath } from 'node:url';
 import { decodeFooter, decodeTrailer, TRAILER_BYTES } from '../../../src/engine/segment/footer.js';
-import { DOCS_PACKED, DOCS_REF, DOCS_RICE } from '../../../src/engine/segment/postings-codec.js';
+import { DOCS_PACKED, DOCS_REF } from '../../../src/engine/segment/postings-codec.js';
 import { isWellFormed } from '../../../src/engine/segment/strings.js';
 import { decodeTermBlock } from '../../../src/engine/segment/term-dict.js';
 import { assertSameSegment } from './assert-segment.js';
@@ -211,7 +211,7 @@ describe('segment file round trip', () => {
     }
   });
 
-  it('codes the doc ids of log terms plain, Rice and by reference, and reads them back', async () => {
+  it('codes the doc ids of log terms plain and by reference, and reads them back', async () => {
     const m = memtableOf(generateLogs(30_000, { seed: 31 }));
     const file = path.join(dir, 'modes.seg');
     await writeSegment(m, file);
@@ -226,7 +226,7 @@ describe('segment file round trip', () => {
         if (block.singleDoc[i]! < 0) modes.set(block.docsMode[i]!, (modes.get(block.docsMode[i]!) ?? 0) + 1);
       }
     }
-    for (const mode of [DOCS_PACKED, DOCS_RICE, DOCS_REF]) assert.ok((modes.get(mode) ?? 0) > 0, `terms with docs mode ${mode}: ${[...modes]}`);
+    for (const mode of [DOCS_PACKED, DOCS_REF]) assert.ok((modes.get(mode) ?? 0) > 0, `terms with docs mode ${mode}: ${[...modes]}`);
     const r = openSegment(file);
     try {
       assertSameSegment(r, m, { fromProbes: 5 });
