@@ -136,7 +136,13 @@ export class ColumnDocBlock implements DocBlock {
     }
     if (at !== bytes.length) throw new FormatError('doc block length mismatch');
     this.firstValue = this.locateValues();
-    this.byteSize = bytes.length + this.firstValue.byteLength + count * 4 + numStreams * 64;
+    let arrays = 0;
+    for (const st of this.streams) {
+      for (const a of [st.starts, st.ords, st.numbers, st.markNumbers, st.firstMark, st.markAt, st.hexAt, st.firstHex, st.hexStart]) {
+        if (a !== null) arrays += a.byteLength;
+      }
+    }
+    this.byteSize = bytes.length + this.firstValue.byteLength + this.shapeOf.byteLength + arrays + numStreams * 64;
   }
 
   text(i: number, doc: number, columns: SourceColumns): string {
