@@ -5,6 +5,12 @@
  *   u8 code[nFull] · zero padding to a 4-byte boundary (only when nFull > 0) ·
  *   per full block, u32 words little-endian:
  *     code 0..32     bit-packed: 4 * code words, value i at bits i*code .. i*code+code-1
+ *     code 33..63    split (format 2), k = code - 33: a word c · 4 * k words, the k low bits
+ *                    of each value bit-packed as for code k · c words, the high parts (v >>> k)
+ *                    in unary as below. Rice coding with the two parts apart, so that both
+ *                    decode a word at a time: near the entropy of geometric gaps (doc ids of
+ *                    mid-frequency terms, positions, long-tailed numbers) where packing pays for
+ *                    the widest value of the block
  *     code 129..255  unary: code - 128 words; value i is the number of zero bits before the
  *                    i-th one bit (cheaper than packing for dense doc-id gaps)
  *   tail (count % 128 values, when any): u8 width · ceil(tailCount * width / 8) bytes, value i at
@@ -19,14 +25,21 @@ import { FormatError } from './byte-reader.js';
 
 export const BLOCK_LEN = 128;
 const UNARY = 128;
+const SPLIT = 33;
+const MAX_SPLIT_K = 30;
 
 if (os.endianness() !== 'LE') throw new Error('segment files need a little-endian platform');
 
 const packScratch = new Uint32Array(BLOCK_LEN);
 const packBytes = new Uint8Array(packScratch.buffer);
 
-/** The block code for values[start, start + 128): packed width or unary word count. */
-function blockCode(values: Uint32Array, start: number): number {
+/** Words of a split block with parameter k, given the sum of the values shifted right by k. */
+function splitWords(k: number, highSum: number): number {
+  return 1 + 4 * k + Math.ceil((highSum + BLOCK_LEN) / 32);
+}
+
+/** The block code for values[start, start + 128): packed width, split parameter or unary words. */
+function blockCode(values: Uint32Array, start: number, split: boolean): number {
   let acc = 0;
   let sum = 0;
   for (let i = start; i < start + BLOCK_LEN; i++) {
@@ -36,10 +49,38 @@ function blockCode(values: Uint32Array, start: number): number {
   }
   const width = 32 - Math.clz32(acc);
   const unaryWords = Math.ceil((sum + BLOCK_LEN) / 32);
-  return unaryWords < width * 4 ? UNARY + unaryWords : width;
+  let best = width;
+  let bestWords = width * 4;
+  if (unaryWords < bestWords && unaryWords <= 255 - UNARY) {
+    best = UNARY + unaryWords;
+    bestWords = unaryWords;
+  }
+  if (!split || width < 3) return best;
+  // for geometric values the best k is near log2 of the mean times ln 2: try it and its neighbours
+  const guess = Math.floor(Math.log2(Math.max(1, (sum / BLOCK_LEN) * Math.LN2)));
+  const k0 = Math.max(0, Math.min(MAX_SPLIT_K - 2, guess - 1));
+  let h0 = 0;
+  let h1 = 0;
+  let h2 = 0;
+  for (let i = start; i < start + BLOCK_LEN; i++) {
+    const v = values[i]!;
+    h0 += v >>> k0;
+    h1 += v >>> (k0 + 1);
+    h2 += v >>> (k0 + 2);
+  }
+  const sums = [h0, h1, h2];
+  for (let d = 0; d < 3; d++) {
+    const words = splitWords(k0 + d, sums[d]!);
+    if (words < bestWords) {
+      best = SPLIT + k0 + d;
+      bestWords = words;
+    }
+  }
+  return best;
 }
 
 function packBlock(values: Uint32Array, base: number, code: number): number {
+  if (code >= SPLIT && code < UNARY) return packSplitBlock(values, base, code - SPLIT);
   if (code > UNARY) {
     const nWords = code - UNARY;
     packScratch.fill(0, 0, nWords);
@@ -66,13 +107,40 @@ function packBlock(values: Uint32Array, base: number, code: number): number {
   return nWords;
 }
 
+/** The split block of parameter k in packScratch: count word, low bits, unary high parts. */
+function packSplitBlock(values: Uint32Array, base: number, k: number): number {
+  let highSum = 0;
+  for (let i = 0; i < BLOCK_LEN; i++) highSum += values[base + i]! >>> k;
+  const unaryWords = Math.ceil((highSum + BLOCK_LEN) / 32);
+  const nWords = 1 + 4 * k + unaryWords;
+  packScratch.fill(0, 0, nWords);
+  packScratch[0] = unaryWords;
+  const mask = k === 0 ? 0 : 0xffffffff >>> (32 - k);
+  let bit = 32;
+  for (let i = 0; i < BLOCK_LEN; i++) {
+    const v = (values[base + i]! & mask) >>> 0;
+    const idx = bit >>> 5;
+    const sh = bit & 31;
+    packScratch[idx]! |= v << sh;
+    if (sh + k > 32) packScratch[idx + 1]! |= v >>> (32 - sh);
+    bit += k;
+  }
+  bit = (1 + 4 * k) * 32;
+  for (let i = 0; i < BLOCK_LEN; i++) {
+    bit += values[base + i]! >>> k;
+    packScratch[bit >>> 5]! |= 1 << (bit & 31);
+    bit++;
+  }
+  return nWords;
+}
+
 /** Appends values[start, start + count) as a packed u32 stream. */
-export function encodeU32Stream(out: ByteWriter, values: Uint32Array, start: number, count: number): void {
+export function encodeU32Stream(out: ByteWriter, values: Uint32Array, start: number, count: number, split = true): void {
   const nFull = count >>> 7;
   if (nFull > 0) {
     const codesAt = out.reserve(nFull);
     const codes = new Uint8Array(nFull);
-    for (let b = 0; b < nFull; b++) codes[b] = blockCode(values, start + b * BLOCK_LEN);
+    for (let b = 0; b < nFull; b++) codes[b] = blockCode(values, start + b * BLOCK_LEN, split);
     out.raw().set(codes, codesAt);
     out.align4();
     for (let b = 0; b < nFull; b++) {
@@ -107,6 +175,45 @@ export function encodeU32Stream(out: ByteWriter, values: Uint32Array, start: num
   }
 }
 
+/** Decodes the split block of parameter k at words[wi] into out[o...]; returns the next word. */
+function decodeSplitBlock(words: Uint32Array, wi: number, k: number, out: Uint32Array, o: number): number {
+  const unaryWords = words[wi]!;
+  let w = wi + 1;
+  if (k > 0) {
+    const mask = 0xffffffff >>> (32 - k);
+    let bit = 0;
+    for (let i = 0; i < BLOCK_LEN; i++) {
+      const idx = w + (bit >>> 5);
+      const sh = bit & 31;
+      let v = words[idx]! >>> sh;
+      if (sh + k > 32) v |= words[idx + 1]! << (32 - sh);
+      out[o + i] = v & mask;
+      bit += k;
+    }
+    w += 4 * k;
+  } else {
+    out.fill(0, o, o + BLOCK_LEN);
+  }
+  const scale = 2 ** k;
+  let last = -1;
+  let n = 0;
+  for (let u = 0; u < unaryWords && n < BLOCK_LEN; u++) {
+    let x = words[w + u]! | 0;
+    const base = u * 32;
+    while (x !== 0 && n < BLOCK_LEN) {
+      const bit = base + 31 - Math.clz32(x & -x);
+      const high = bit - last - 1;
+      const v = high * scale + out[o + n]!;
+      if (v > 0xffffffff) throw new FormatError('split value out of range');
+      out[o + n++] = v;
+      last = bit;
+      x &= x - 1;
+    }
+  }
+  if (n !== BLOCK_LEN) throw new FormatError('split block holds too few values');
+  return w + unaryWords;
+}
+
 /**
  * Decodes `count` values of a packed u32 stream at bytes[pos] into out[outStart...]; returns the
  * position after the stream. `bytes` must start at the enclosing blob's first byte.
@@ -121,8 +228,17 @@ export function decodeU32Stream(bytes: Uint8Array, pos: number, count: number, o
     let totalWords = 0;
     for (let b = 0; b < nFull; b++) {
       const c = bytes[codesAt + b]!;
-      if (c > 32 && c <= UNARY) throw new FormatError(`block code ${c} out of range`);
-      totalWords += c > UNARY ? c - UNARY : c * 4;
+      if ((c > 32 && c < SPLIT) || (c > SPLIT + MAX_SPLIT_K && c <= UNARY)) throw new FormatError(`block code ${c} out of range`);
+      if (c >= SPLIT && c < UNARY) {
+        // a split block's length is in its first word
+        const at = pos + totalWords * 4;
+        if (at + 4 > bytes.length) throw new FormatError('packed block past end of data');
+        const unaryWords = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+        if (unaryWords < 4 || unaryWords > bytes.length) throw new FormatError('bad split block length');
+        totalWords += 1 + 4 * (c - SPLIT) + unaryWords;
+      } else {
+        totalWords += c > UNARY ? c - UNARY : c * 4;
+      }
     }
     if (pos + totalWords * 4 > bytes.length) throw new FormatError('packed block past end of data');
     const abs = bytes.byteOffset + pos;
@@ -132,7 +248,9 @@ export function decodeU32Stream(bytes: Uint8Array, pos: number, count: number, o
     let wi = 0;
     for (let b = 0; b < nFull; b++) {
       const code = bytes[codesAt + b]!;
-      if (code > UNARY) {
+      if (code >= SPLIT && code < UNARY) {
+        wi = decodeSplitBlock(words, wi, code - SPLIT, out, o);
+      } else if (code > UNARY) {
         const nWords = code - UNARY;
         let last = -1;
         let k = 0;

@@ -11,12 +11,19 @@
  *             3 DELTA  f64 first · packed u32 stream of zigzag(v[i] * 10^e - v[i-1] * 10^e)
  *             4 DICT   varint numValues · f64 distinct values ascending · packed u32 stream of
  *                      each value's index (at most 256 distinct values: status codes, enums)
- *           for FOR and DELTA the value is the integer divided by 10^e (e in 0..4)
+ *             5 DELTA_FOR (format 2) f64 first · f64 smallest step m · packed u32 stream of
+ *                      (v[i] * 10^e - v[i-1] * 10^e - m): rising values (`_ts`) need no sign bit
+ *           for FOR, DELTA and DELTA_FOR the value is the integer divided by 10^e (e in 0..4)
  * ordinals: u8 flags (bit 0: terms are the field's term dictionary) · varint numTerms ·
  *           [terms: per term u8 encoding · varint byte length · bytes] ·
  *           packed u32 stream of (ord + 1) per doc
  * ids:      u8 kind · 0 DELTA: u64 first · packed u32 stream of zigzag(id[i] - id[i-1]);
- *                     1 RAW: u64 each
+ *                     1 RAW: u64 each;
+ *                     2 SPLIT: u64 first · two packed u32 streams of numDocs - 1 values: the
+ *                       millisecond part (id >> 22) as zigzag(ms[i] - ms[i-1]), then the
+ *                       sequence part (id & 2^22 - 1) as zigzag(seq[i] - seq[i-1]) when the
+ *                       millisecond is the same, else seq[i] (src/common/ids.ts: ids are
+ *                       42 bits of milliseconds and a 22-bit sequence)
  */
 import type { OrdinalColumn } from '../segment-reader.js';
 import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
@@ -29,6 +36,7 @@ const RAW = 1;
 const FOR = 2;
 const DELTA = 3;
 const DICT = 4;
+const DELTA_FOR = 5;
 const DICT_MAX_VALUES = 256;
 const MAX_SCALE_EXP = 4;
 const U32_MAX = 0xffffffff;
@@ -67,7 +75,7 @@ function writeHeader(w: ByteWriter, kind: number, e: number, present: number, bi
 /** The whole blob with integer values, or null when they do not fit the kind. */
 function encodeIntegers(
   scaled: Float64Array,
-  kind: typeof FOR | typeof DELTA,
+  kind: typeof FOR | typeof DELTA | typeof DELTA_FOR,
   e: number,
   bitmap: Uint8Array | null,
 ): Uint8Array | null {
@@ -88,6 +96,19 @@ function encodeIntegers(
     for (let i = 0; i < n; i++) u[i] = scaled[i]! - min;
     w.f64(min);
     encodeU32Stream(w, u, 0, n);
+  } else if (kind === DELTA_FOR) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 1; i < n; i++) {
+      const d = scaled[i]! - scaled[i - 1]!;
+      if (d < min) min = d;
+      if (d > max) max = d;
+    }
+    if (n < 2 || max - min > U32_MAX || !Number.isSafeInteger(min)) return null;
+    for (let i = 1; i < n; i++) u[i] = scaled[i]! - scaled[i - 1]! - min;
+    w.f64(scaled[0]!);
+    w.f64(min);
+    encodeU32Stream(w, u, 1, n - 1);
   } else {
     for (let i = 1; i < n; i++) {
       const z = zigzag(scaled[i]! - scaled[i - 1]!);
@@ -123,7 +144,11 @@ export function encodeNumericColumn(column: Float64Array, numDocs: number): Uint
   if (e >= 0) {
     const s = 10 ** e;
     const scaled = e === 0 ? values : values.map((v) => Math.round(v * s));
-    candidates.push(encodeIntegers(scaled, FOR, e, bitmap), encodeIntegers(scaled, DELTA, e, bitmap));
+    candidates.push(
+      encodeIntegers(scaled, FOR, e, bitmap),
+      encodeIntegers(scaled, DELTA, e, bitmap),
+      encodeIntegers(scaled, DELTA_FOR, e, bitmap),
+    );
   }
   let best: Uint8Array | null = null;
   for (const c of candidates) if (c !== null && (best === null || c.length < best.length)) best = c;
@@ -166,7 +191,7 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
   const present = r.varint();
   const out = new Float64Array(numDocs).fill(NaN);
   if (kind === EMPTY) return out;
-  if (present > numDocs || e > MAX_SCALE_EXP || kind > DICT) throw new FormatError('bad numeric column header');
+  if (present > numDocs || e > MAX_SCALE_EXP || kind > DELTA_FOR) throw new FormatError('bad numeric column header');
   const bitmap = flags & 1 ? r.bytesView((numDocs + 7) >>> 3) : null;
   if (!bitmap && present !== numDocs) throw new FormatError('numeric column count mismatch');
   const values = new Float64Array(present);
@@ -191,6 +216,16 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
       const u = new Uint32Array(present);
       decodeU32Stream(bytes, r.pos, present, u, 0);
       for (let i = 0; i < present; i++) values[i] = e === 0 ? base + u[i]! : (base + u[i]!) / s;
+    } else if (kind === DELTA_FOR) {
+      const step = r.f64();
+      const u = new Uint32Array(present);
+      decodeU32Stream(bytes, r.pos, present - 1, u, 1);
+      let acc = base;
+      values[0] = e === 0 ? acc : acc / s;
+      for (let i = 1; i < present; i++) {
+        acc += step + u[i]!;
+        values[i] = e === 0 ? acc : acc / s;
+      }
     } else {
       const u = new Uint32Array(present);
       decodeU32Stream(bytes, r.pos, present - 1, u, 1);
@@ -270,17 +305,41 @@ export function decodeOrdinalColumn(bytes: Uint8Array, numDocs: number): Decoded
 
 const IDS_DELTA = 0;
 const IDS_RAW = 1;
+const IDS_SPLIT = 2;
 const TWO32 = 2 ** 32;
+const SEQUENCE_BITS = 22;
+const SEQUENCE_MASK = (1 << SEQUENCE_BITS) - 1;
 
-/** Encodes the first `numDocs` `_id` values. */
-export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array {
-  const out = new ByteWriter(16 + numDocs * 2);
-  if (numDocs === 0) {
-    out.u8(IDS_RAW);
-    return out.toBytes();
+/** The millisecond part (id >> 22) of the id whose 32-bit halves are `lo`, `hi`. */
+function msPart(lo: number, hi: number): number {
+  return hi * 2 ** (32 - SEQUENCE_BITS) + (lo >>> SEQUENCE_BITS);
+}
+
+/** The SPLIT streams of ids[1..], or null when a millisecond step does not fit 31 bits. */
+function splitStreams(halves: Uint32Array, numDocs: number): [Uint32Array, Uint32Array] | null {
+  const ms = new Uint32Array(numDocs);
+  const seq = new Uint32Array(numDocs);
+  let prevMs = msPart(halves[0]!, halves[1]!);
+  let prevSeq = halves[0]! & SEQUENCE_MASK;
+  for (let i = 1; i < numDocs; i++) {
+    const m = msPart(halves[2 * i]!, halves[2 * i + 1]!);
+    const q = halves[2 * i]! & SEQUENCE_MASK;
+    const z = zigzag(m - prevMs);
+    if (z > U32_MAX) return null;
+    ms[i] = z;
+    seq[i] = m === prevMs ? zigzag(q - prevSeq) : q;
+    prevMs = m;
+    prevSeq = q;
   }
+  return [ms, seq];
+}
+
+/** Encodes the first `numDocs` `_id` values: the smaller of DELTA and SPLIT, else RAW. */
+export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array {
+  if (numDocs === 0) return Uint8Array.of(IDS_RAW);
   // the 64-bit ids as (lo, hi) u32 pairs, so gaps are computed without BigInt
   const halves = new Uint32Array(ids.buffer, ids.byteOffset, numDocs * 2);
+  const candidates: Uint8Array[] = [];
   const z = new Uint32Array(numDocs);
   let fits = true;
   for (let i = 1; i < numDocs && fits; i++) {
@@ -290,13 +349,25 @@ export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array
     else z[i] = zz;
   }
   if (fits) {
+    const out = new ByteWriter(16 + numDocs * 2);
     out.u8(IDS_DELTA);
     out.u64(ids[0]!);
     encodeU32Stream(out, z, 1, numDocs - 1);
-  } else {
-    out.u8(IDS_RAW);
-    for (let i = 0; i < numDocs; i++) out.u64(ids[i]!);
+    candidates.push(out.toBytes());
   }
+  const split = splitStreams(halves, numDocs);
+  if (split !== null) {
+    const out = new ByteWriter(16 + numDocs);
+    out.u8(IDS_SPLIT);
+    out.u64(ids[0]!);
+    encodeU32Stream(out, split[0], 1, numDocs - 1);
+    encodeU32Stream(out, split[1], 1, numDocs - 1);
+    candidates.push(out.toBytes());
+  }
+  if (candidates.length > 0) return candidates.reduce((a, b) => (b.length < a.length ? b : a));
+  const out = new ByteWriter(16 + numDocs * 8);
+  out.u8(IDS_RAW);
+  for (let i = 0; i < numDocs; i++) out.u64(ids[i]!);
   return out.toBytes();
 }
 
@@ -309,6 +380,7 @@ export function decodeIdColumn(bytes: Uint8Array, numDocs: number): BigUint64Arr
     for (let i = 0; i < numDocs; i++) ids[i] = r.u64();
     return ids;
   }
+  if (kind === IDS_SPLIT) return decodeSplitIds(bytes, r, ids, numDocs);
   if (kind !== IDS_DELTA) throw new FormatError('bad id column kind');
   ids[0] = r.u64();
   const z = new Uint32Array(numDocs);
@@ -328,6 +400,27 @@ export function decodeIdColumn(bytes: Uint8Array, numDocs: number): BigUint64Arr
     }
     halves[2 * i] = lo;
     halves[2 * i + 1] = hi;
+  }
+  return ids;
+}
+
+function decodeSplitIds(bytes: Uint8Array, r: ByteReader, ids: BigUint64Array, numDocs: number): BigUint64Array {
+  ids[0] = r.u64();
+  const ms = new Uint32Array(numDocs);
+  const seq = new Uint32Array(numDocs);
+  const pos = decodeU32Stream(bytes, r.pos, numDocs - 1, ms, 1);
+  decodeU32Stream(bytes, pos, numDocs - 1, seq, 1);
+  const halves = new Uint32Array(ids.buffer);
+  let m = msPart(halves[0]!, halves[1]!);
+  let q = halves[0]! & SEQUENCE_MASK;
+  const msLow = 2 ** (32 - SEQUENCE_BITS);
+  for (let i = 1; i < numDocs; i++) {
+    const step = unzigzag(ms[i]!);
+    m += step;
+    q = step === 0 ? q + unzigzag(seq[i]!) : seq[i]!;
+    if (m < 0 || m >= 2 ** 42 || q < 0 || q > SEQUENCE_MASK) throw new FormatError('id out of range');
+    halves[2 * i] = ((m % msLow) * 2 ** SEQUENCE_BITS + q) >>> 0;
+    halves[2 * i + 1] = Math.floor(m / msLow);
   }
   return ids;
 }

@@ -11,7 +11,9 @@ import { decodeString, encodeString, encodingFor } from './strings.js';
 import type { SparseIndex } from './term-dict.js';
 
 export const MAGIC = Buffer.from('SVSG', 'latin1');
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+/** versions this reader opens: 1 differs in its doc-store blocks only (doc-block-v1.ts) */
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
 export const HEADER_BYTES = 8;
 export const TRAILER_BYTES = 16;
 
@@ -57,6 +59,8 @@ export interface DocStoreIndex {
 }
 
 export interface Footer {
+  /** the format version of the file (from its trailer) */
+  version: number;
   numDocs: number;
   minTs: number;
   maxTs: number;
@@ -152,6 +156,7 @@ export function encodeFooter(f: Footer): Uint8Array {
 export interface Trailer {
   footerLength: number;
   footerCrc: number;
+  version: number;
 }
 
 /** Checks the trailer's magic and version; throws FormatError naming what is wrong. */
@@ -162,12 +167,12 @@ export function decodeTrailer(bytes: Uint8Array): Trailer {
   const version = r.u32();
   const magic = r.bytesView(4);
   if (Buffer.compare(Buffer.from(magic), MAGIC) !== 0) throw new FormatError('bad magic (not a segment file, or truncated)');
-  if (version !== FORMAT_VERSION) throw new FormatError(`unsupported format version ${version}`);
-  return { footerLength, footerCrc };
+  if (!READABLE_VERSIONS.includes(version)) throw new FormatError(`unsupported format version ${version}`);
+  return { footerLength, footerCrc, version };
 }
 
-/** Parses footer bytes whose CRC the caller has checked. */
-export function decodeFooter(bytes: Uint8Array, fileSize: number): Footer {
+/** Parses footer bytes whose CRC the caller has checked; `version` is the trailer's. */
+export function decodeFooter(bytes: Uint8Array, fileSize: number, version = FORMAT_VERSION): Footer {
   const r = new ByteReader(bytes);
   const numDocs = r.varint();
   const minTs = r.f64();
@@ -219,7 +224,7 @@ export function decodeFooter(bytes: Uint8Array, fileSize: number): Footer {
     fields.push({ name, type, flags, presenceCount, presence, numeric, ordinals, terms });
   }
   if (r.remaining !== 0) throw new FormatError('trailing bytes in footer');
-  const f: Footer = { numDocs, minTs, maxTs, maxLid, docStore: { firstDocs, offsets, crcs }, ts, lid, ids, fields };
+  const f: Footer = { version, numDocs, minTs, maxTs, maxLid, docStore: { firstDocs, offsets, crcs }, ts, lid, ids, fields };
   checkRanges(f, fileSize);
   return f;
 }

@@ -4,12 +4,17 @@
  * writes out. docs/segment-format.md describes every byte; in short (little-endian, varints are
  * unsigned LEB128, offsets absolute, "blob ref" = varint offset · varint length · u32 CRC-32):
  *
- *   header    "SVSG" · u32 format version (1)
- *   doc store blocks of ~64 KiB of sources, Brotli q5 (doc-store.ts)
+ *   header    "SVSG" · u32 format version (2; version 1 files are still read)
+ *   doc store blocks of ~512 Ki code units of sources, column-wise, Brotli q6 (doc-store.ts):
+ *             per block the docs' shapes (the source with each value replaced by a slot marker),
+ *             then per key a value stream; values the segment's columns hold (`_ts`, `_lid`,
+ *             keyword terms, numbers) are not stored again; free text keeps its numbers and hex
+ *             ids apart (doc-block-layout.ts); sources that are not flat objects are kept whole
  *   columns   `_ts`, `_lid` numeric column blobs, `_id` column blob (column-codec.ts)
  *   per field presence blob (docs stream, when no flag implies it) · numeric column blob ·
- *             posting blobs in term order (postings-codec.ts) · term blocks of 128 front-coded,
- *             deflated terms (term-dict.ts) · ordinal column blob
+ *             posting blobs in term order (postings-codec.ts: doc ids packed, or as positions
+ *             within an earlier term's docs (reference-postings.ts)) · term
+ *             blocks of 128 front-coded, deflated terms (term-dict.ts) · ordinal column blob
  *   footer    varint numDocs · f64 minTs · f64 maxTs · f64 maxLid · doc store: varint numBlocks ·
  *             varint first block offset · per block (varint docs · varint length · u32 CRC-32) ·
  *             blob refs of `_ts`, `_lid`, `_id` · varint numFields · per field: u8 name encoding ·
@@ -43,3 +48,4 @@ export type SegmentFileReader = SegmentReader & { close(): void; readonly sizeBy
 export function openSegment(filePath: string, id?: string): SegmentFileReader {
   return SegmentFile.open(filePath, id);
 }
+export { sectionSizes, type SectionSizes, type FieldSectionSizes } from './section-sizes.js';

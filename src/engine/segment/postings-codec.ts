@@ -2,7 +2,8 @@
  * Posting blobs (terms held by two docs or more): the doc ids of one term, then for text fields
  * its positions, in one of two modes chosen per term by size:
  *
- *   docs:               packed u32 stream of docFreq gaps: doc[0], then doc[i] - doc[i-1] - 1
+ *   docs, PACKED:       packed u32 stream of docFreq gaps: doc[0], then doc[i] - doc[i-1] - 1
+ *   docs, REF:          positions within an earlier term's docs (reference-postings.ts)
  *   positions, PACKED:  packed u32 stream of docFreq (freq - 1) values · zero padding to a 4-byte
  *                       boundary when the next stream has full blocks · packed u32 stream of
  *                       position gaps: per doc the first position, then pos[j] - pos[j-1]
@@ -14,8 +15,13 @@
 import zlib from 'node:zlib';
 import type { PositionPostings } from '../segment-reader.js';
 import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
-import { FormatError } from './byte-reader.js';
+import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { mergeDocs } from './reference-postings.js';
+
+export const DOCS_PACKED = 0;
+/** positions in the doc list of an earlier term, plus the docs outside it (reference-postings.ts) */
+export const DOCS_REF = 1;
 
 export const POSITIONS_PACKED = 0;
 export const POSITIONS_DEFLATE = 1;
@@ -33,8 +39,8 @@ function scratch(n: number): Uint32Array {
   return gapScratch;
 }
 
-/** Appends the docs stream of a sorted, duplicate-free list of doc ids. */
-export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
+/** The gaps of a sorted, duplicate-free list of doc ids (in a shared scratch array). */
+function docGaps(docs: Uint32Array): Uint32Array {
   const n = docs.length;
   const gaps = scratch(n);
   let prev = -1;
@@ -44,23 +50,80 @@ export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
     gaps[i] = d - prev - 1;
     prev = d;
   }
-  encodeU32Stream(out, gaps, 0, n);
+  return gaps;
 }
+
+/** Appends the packed docs stream of a sorted, duplicate-free list of doc ids. */
+export function encodeDocIds(out: ByteWriter, docs: Uint32Array): void {
+  encodeU32Stream(out, docGaps(docs), 0, docs.length);
+}
+
+/** Appends the plain docs stream of a term; returns its mode (what a REF part records). */
+export function encodePostingDocs(out: ByteWriter, docs: Uint32Array): number {
+  encodeDocIds(out, docs);
+  return DOCS_PACKED;
+}
+
+/** Decodes a stream of `count` gaps of the given mode at bytes[pos] into out; returns its end. */
+function decodeGaps(bytes: Uint8Array, pos: number, count: number, mode: number, out: Uint32Array): number {
+  if (mode === DOCS_PACKED) return decodeU32Stream(bytes, pos, count, out, 0);
+  throw new FormatError(`unknown docs mode ${mode}`);
+}
+
+/** Turns gaps into ids in place; throws when the last id reaches `limit`. */
+function gapsToIds(ids: Uint32Array, limit: number, what: string): void {
+  let acc = -1;
+  for (let i = 0; i < ids.length; i++) {
+    acc += ids[i]! + 1;
+    ids[i] = acc;
+  }
+  if (acc >= limit) throw new FormatError(`${what} ${acc} out of range`);
+}
+
+/** The docs of the term of a rank, for reference-coded docs. */
+export type BaseDocs = (rank: number) => Uint32Array;
 
 /**
  * Decodes `count` doc ids at bytes[pos] into a new array; throws FormatError when an id reaches
- * `numDocs` (a damaged blob).
+ * `numDocs` (a damaged blob). `bytes` starts at the blob's first byte. REF needs `baseDocs`.
  */
-export function decodeDocIds(bytes: Uint8Array, pos: number, count: number, numDocs: number): Uint32Array {
+export function decodeDocIds(
+  bytes: Uint8Array,
+  pos: number,
+  count: number,
+  numDocs: number,
+  mode = DOCS_PACKED,
+  baseDocs: BaseDocs | null = null,
+): Uint32Array {
+  if (mode === DOCS_REF) return decodeReference(bytes, pos, count, numDocs, baseDocs);
   const out = new Uint32Array(count);
-  decodeU32Stream(bytes, pos, count, out, 0);
-  let acc = -1;
-  for (let i = 0; i < count; i++) {
-    acc += out[i]! + 1;
-    out[i] = acc;
-  }
-  if (acc >= numDocs) throw new FormatError(`doc id ${acc} out of range`);
+  decodeGaps(bytes, pos, count, mode, out);
+  gapsToIds(out, numDocs, 'doc id');
   return out;
+}
+
+function decodeReference(bytes: Uint8Array, pos: number, count: number, numDocs: number, baseDocs: BaseDocs | null): Uint32Array {
+  if (baseDocs === null) throw new FormatError('reference-coded docs where none can be');
+  const r = new ByteReader(bytes, pos);
+  const rank = r.varint();
+  const insideCount = r.varint();
+  if (insideCount > count) throw new FormatError('reference holds more docs than the term');
+  const base = baseDocs(rank);
+  const inside = new Uint32Array(insideCount);
+  const insideMode = r.u8();
+  let at = (r.pos + 3) & ~3;
+  if (insideCount > 0) at = decodeGaps(bytes, at, insideCount, insideMode, inside);
+  gapsToIds(inside, base.length, 'index into the base docs');
+  for (let i = 0; i < insideCount; i++) inside[i] = base[inside[i]!]!;
+  if (at >= bytes.length) throw new FormatError('reference past end of data');
+  const outsideMode = bytes[at]!;
+  const outside = new Uint32Array(count - insideCount);
+  at = (at + 1 + 3) & ~3;
+  if (outside.length > 0) decodeGaps(bytes, at, outside.length, outsideMode, outside);
+  gapsToIds(outside, numDocs, 'doc id');
+  const docs = mergeDocs(inside, outside);
+  for (let i = 1; i < docs.length; i++) if (docs[i]! <= docs[i - 1]!) throw new FormatError('reference docs overlap');
+  return docs;
 }
 
 /** Position gaps of the first `numDocs` docs of `p`, with each doc's count in `freqs` (minus one). */

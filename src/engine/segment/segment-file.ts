@@ -10,7 +10,7 @@ import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentRead
 import { FormatError } from './byte-reader.js';
 import { checksum } from './checksum.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
-import { decodeDocBlock, docText, type DocBlock } from './doc-store.js';
+import { decodeDocBlock, type DocBlock, type SourceColumns } from './doc-store.js';
 import {
   FLAG_DERIVED_POSTINGS,
   FLAG_POSITIONS,
@@ -26,13 +26,21 @@ import {
   type Footer,
 } from './footer.js';
 import { Lru } from './lru.js';
-import { decodeDocIds, decodePositions } from './postings-codec.js';
+import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
 
 const TERM_BLOCK_CACHE_ENTRIES = 512;
 const DOC_BLOCK_CACHE_ENTRIES = 16;
+/** decoded doc blocks kept per segment, at most */
+const DOC_BLOCK_CACHE_BYTES = 6 << 20;
 const COLUMN_CACHE_BYTES = 32 << 20;
+/**
+ * Decoded postings of reference bases: every reference-coded term needs its base's docs, and a
+ * merge reads term after term, so the recent bases must stay (the writer keeps 48 per field).
+ */
+const BASE_CACHE_ENTRIES = 64;
+const BASE_CACHE_BYTES = 16 << 20;
 const SCRATCH_MAX_BYTES = 1 << 20;
 const EMPTY_DOCS = new Uint32Array(0);
 
@@ -61,8 +69,9 @@ export class SegmentFile implements SegmentReader {
   private lidColumn: Float64Array | null = null;
   /** keyed by field index * 2^32 + block index */
   private readonly termBlocks = new Lru<number, TermBlock>(TERM_BLOCK_CACHE_ENTRIES);
-  private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES);
+  private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES, DOC_BLOCK_CACHE_BYTES);
   private readonly columns = new Lru<string, unknown>(256, COLUMN_CACHE_BYTES);
+  private readonly bases = new Lru<string, Uint32Array>(BASE_CACHE_ENTRIES, BASE_CACHE_BYTES);
   private readonly fieldIndex = new Map<string, number>();
 
   private constructor(
@@ -97,7 +106,7 @@ export class SegmentFile implements SegmentReader {
         if (start < HEADER_BYTES) throw new FormatError('footer length out of range');
         const bytes = readFully(fd, start, trailer.footerLength, false);
         if (checksum(bytes) !== trailer.footerCrc) throw new FormatError('footer checksum mismatch');
-        return decodeFooter(bytes, size);
+        return decodeFooter(bytes, size, trailer.version);
       });
       return new SegmentFile(filePath, id, fd, size, footer);
     } catch (err) {
@@ -113,6 +122,7 @@ export class SegmentFile implements SegmentReader {
     this.termBlocks.clear();
     this.docBlocks.clear();
     this.columns.clear();
+    this.bases.clear();
   }
 
   fields(): readonly FieldInfo[] {
@@ -148,8 +158,10 @@ export class SegmentFile implements SegmentReader {
     return guard(this.filePath, () => {
       const single = block.singleDoc[i]!;
       if (single >= 0) return Uint32Array.of(this.checkDoc(single));
-      const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
-      return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs);
+      const mode = block.docsMode[i]!;
+      // a reference reads its base's blocks: its own bytes must not sit in the shared buffer
+      const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!, mode !== DOCS_REF);
+      return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, mode, this.baseDocsOf(ref.entry));
     });
   }
 
@@ -167,11 +179,32 @@ export class SegmentFile implements SegmentReader {
       }
       const docsLen = block.docsLen[i]!;
       const end = docsLen + block.posLen[i]!;
-      const bytes = this.read(block.blobOffset[i]!, end);
-      const docs = decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs);
+      const mode = block.docsMode[i]!;
+      const bytes = this.read(block.blobOffset[i]!, end, mode !== DOCS_REF);
+      const docs = decodeDocIds(bytes.subarray(0, docsLen), 0, block.docFreq[i]!, this.numDocs, mode, this.baseDocsOf(ref.entry));
       const { offsets, positions } = decodePositions(bytes, docsLen, end, docs.length, block.posMode[i]!);
       return { docs, offsets, positions };
     });
+  }
+
+  /** The plain-coded docs of the term of a rank: what reference-coded docs are relative to. */
+  private baseDocsOf(entry: FieldEntry): BaseDocs {
+    return (rank) => {
+      const key = `${entry.name}\u0000${rank}`;
+      const hit = this.bases.get(key);
+      if (hit !== undefined) return hit;
+      const index = entry.terms!;
+      if (rank >= index.numTerms) throw new FormatError(`reference to term ${rank} of ${entry.name} out of range`);
+      const block = this.termBlock(entry, Math.floor(rank / TERMS_PER_BLOCK));
+      const i = rank % TERMS_PER_BLOCK;
+      if (i >= block.terms.length || block.singleDoc[i]! >= 0 || block.docsMode[i] === DOCS_REF) {
+        throw new FormatError(`reference to term ${rank} of ${entry.name} that is no base`);
+      }
+      const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
+      const docs = decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, block.docsMode[i]!);
+      this.bases.set(key, docs, docs.byteLength);
+      return docs;
+    };
   }
 
   /** The docs whose ordinal is the term's rank in the dictionary. */
@@ -276,24 +309,26 @@ export class SegmentFile implements SegmentReader {
       if (ds.firstDocs[mid]! <= doc) lo = mid;
       else hi = mid - 1;
     }
-    const key = lo;
-    let block = this.docBlocks.get(key);
+    let block = this.docBlocks.get(lo);
     if (block === undefined) {
       const b = lo;
       block = guard(this.filePath, () => {
         const start = ds.offsets[b]!;
         const bytes = this.read(start, ds.offsets[b + 1]! - start);
         if (checksum(bytes) !== ds.crcs[b]) throw new FormatError(`doc block ${b} checksum mismatch`);
-        return decodeDocBlock(bytes, ds.firstDocs[b + 1]! - ds.firstDocs[b]!);
+        return decodeDocBlock(bytes, ds.firstDocs[b + 1]! - ds.firstDocs[b]!, this.footer.version);
       });
-      this.docBlocks.set(key, block);
+      this.docBlocks.set(lo, block, block.byteSize);
     }
-    const i = doc - ds.firstDocs[lo]!;
-    // the columns are needed only for a stripped suffix
-    const plain = block.suffixes[i] === 0;
-    const b = block;
-    return guard(this.filePath, () => docText(b, i, plain ? 0 : this.numeric('_ts')![doc]!, plain ? 0 : this.numeric('_lid')![doc]!));
+    const found = block;
+    return guard(this.filePath, () => found.text(doc - ds.firstDocs[lo]!, doc, this.sourceColumns));
   }
+
+  /** The columns a doc block takes left-out values from (loaded only when a source needs them). */
+  private readonly sourceColumns: SourceColumns = {
+    numeric: (field) => this.numeric(field),
+    ordinals: (field) => this.ordinals(field),
+  };
 
   /** A decoded column from the column LRU, loading it on a miss; `bytes` sizes it for the LRU. */
   private cached<T>(key: string, load: () => T, bytes: (value: T) => number): T {
@@ -323,7 +358,7 @@ export class SegmentFile implements SegmentReader {
     const block = guard(this.filePath, () => {
       const bytes = this.read(index.offsets[b]!, index.lengths[b]!);
       if (checksum(bytes) !== index.crcs[b]) throw new FormatError(`term block ${b} of ${entry.name} checksum mismatch`);
-      return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0, (entry.flags & FLAG_DERIVED_POSTINGS) !== 0);
+      return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0, (entry.flags & FLAG_DERIVED_POSTINGS) !== 0, this.footer.version);
     });
     this.termBlocks.set(key, block);
     return block;
@@ -338,10 +373,13 @@ export class SegmentFile implements SegmentReader {
     });
   }
 
-  /** Bytes [offset, offset + length), in a buffer whose first byte is 4-byte aligned. */
-  private read(offset: number, length: number): Uint8Array {
+  /**
+   * Bytes [offset, offset + length), in a buffer whose first byte is 4-byte aligned: the shared
+   * scratch buffer (valid until the next read) unless `shared` is false.
+   */
+  private read(offset: number, length: number, shared = true): Uint8Array {
     if (this.fd < 0) throw new Error(`segment ${this.id} is closed`);
-    return readFully(this.fd, offset, length, true);
+    return readFully(this.fd, offset, length, shared);
   }
 }
 

@@ -9,11 +9,12 @@ import type { FieldInfo, OrdinalColumn, PositionPostings, SegmentReader } from '
 import { ByteWriter } from './byte-writer.js';
 import { checksum } from './checksum.js';
 import { encodeIdColumn, encodeNumericColumn, encodeOrdinalColumn } from './column-codec.js';
-import { DOC_BLOCK_TARGET_BYTES, encodeDocBlock } from './doc-store.js';
+import { DocStoreBlockWriter } from './doc-store.js';
 import { FileSink } from './file-sink.js';
 import {
   FLAG_DERIVED_POSTINGS,
   FLAG_NUMERIC,
+  FORMAT_VERSION,
   FLAG_ORDINALS,
   FLAG_POSITIONS,
   FLAG_PRESENCE_ALL,
@@ -26,7 +27,8 @@ import {
   type DocStoreIndex,
   type FieldEntry,
 } from './footer.js';
-import { encodeDocIds, encodePositions } from './postings-codec.js';
+import { DOCS_REF, encodeDocIds, encodePositions, encodePostingDocs } from './postings-codec.js';
+import { ReferenceChooser, encodeReference } from './reference-postings.js';
 import { segmentIdOf } from './segment-id.js';
 import { TermDictWriter } from './term-dict.js';
 import { SLICE_MS, Yielder } from './yielder.js';
@@ -104,6 +106,8 @@ class SegmentSerializer {
   private readonly sink: FileSink;
   private readonly yielder: Yielder;
   private readonly blob = new ByteWriter(1 << 16);
+  private readonly numericColumns = new Map<string, Float64Array | null>();
+  private readonly ordinalColumns = new Map<string, OrdinalColumn | null>();
 
   constructor(
     fd: number,
@@ -132,7 +136,9 @@ class SegmentSerializer {
     this.sink.write(encodeHeader());
     const ts = (this.source.numeric('_ts') ?? allNaN(n)).subarray(0, n);
     const lid = (this.source.numeric('_lid') ?? allNaN(n)).subarray(0, n);
-    const docStore = await this.writeDocStore(ts, lid);
+    // a field first seen after the snapshot's last doc is not part of it
+    const written = this.source.fields().filter((f) => below(this.source.exists(f.name), n).length > 0);
+    const docStore = await this.writeDocStore(ts, lid, new Set(written.map((f) => f.name)));
 
     let minTs = Infinity;
     let maxTs = -Infinity;
@@ -152,46 +158,74 @@ class SegmentSerializer {
 
     const fields: FieldEntry[] = [];
     const infos: FieldInfo[] = [];
-    for (const f of this.source.fields()) {
-      // a field first seen after the snapshot's last doc is not part of it
-      if (below(this.source.exists(f.name), n).length === 0) continue;
+    for (const f of written) {
       fields.push(await this.writeField(f));
       infos.push({ name: f.name, type: f.type });
       await this.breather();
     }
 
     this.sink.write(
-      encodeFooter({ numDocs: n, minTs, maxTs, maxLid, docStore, ts: tsRef, lid: lidRef, ids: idsRef, fields }),
+      encodeFooter({ version: FORMAT_VERSION, numDocs: n, minTs, maxTs, maxLid, docStore, ts: tsRef, lid: lidRef, ids: idsRef, fields }),
     );
     this.sink.flush();
     return { sizeBytes: this.sink.position, info: { numDocs: n, minTs, maxTs, maxLid, fields: infos } };
   }
 
-  private async writeDocStore(ts: Float64Array, lid: Float64Array): Promise<DocStoreIndex> {
+  /** The source's column of a field, asked once per write (doc store and field share it). */
+  private numericOf(field: string): Float64Array | null {
+    if (!this.numericColumns.has(field)) this.numericColumns.set(field, this.source.numeric(field));
+    return this.numericColumns.get(field)!;
+  }
+
+  private ordinalsOf(field: string): OrdinalColumn | null {
+    if (!this.ordinalColumns.has(field)) this.ordinalColumns.set(field, this.source.ordinals(field));
+    return this.ordinalColumns.get(field)!;
+  }
+
+  private async writeDocStore(ts: Float64Array, lid: Float64Array, fields: ReadonlySet<string>): Promise<DocStoreIndex> {
     const n = this.numDocs;
     const firstDocs: number[] = [0];
     const offsets: number[] = [this.sink.position];
     const crcs: number[] = [];
-    let texts: string[] = [];
-    let pendingChars = 0;
-    const flush = async (endDoc: number): Promise<void> => {
-      const first = firstDocs[firstDocs.length - 1]!;
-      const block = encodeDocBlock(texts, ts.subarray(first, endDoc), lid.subarray(first, endDoc));
+    // the columns this file will hold: what the reader can take left-out values from
+    const blocks = new DocStoreBlockWriter({
+      numeric: (field) => (field === '_ts' ? ts : field === '_lid' ? lid : fields.has(field) ? this.numericOf(field) : null),
+      keyword: (field) => (fields.has(field) ? this.ordinalsOf(field) : null),
+    });
+    // one block compresses on the thread pool while the next one is encoded here; blocks are
+    // written in order
+    let compressing: Promise<Buffer> | null = null;
+    let compressingEnd = 0;
+    const writeCompressed = async (): Promise<void> => {
+      if (compressing === null) return;
+      const block = await compressing;
+      compressing = null;
       crcs.push(checksum(block));
       this.sink.write(block);
-      firstDocs.push(endDoc);
+      firstDocs.push(compressingEnd);
       offsets.push(this.sink.position);
-      texts = [];
-      pendingChars = 0;
+    };
+    const flush = async (endDoc: number): Promise<void> => {
+      const next = blocks.finish();
+      // a failure surfaces when the block is awaited; until then it is not unhandled
+      next.catch(() => undefined);
+      await writeCompressed();
+      compressing = next;
+      compressingEnd = endDoc;
       if (this.yielder.dueNow()) await this.yielder.pause();
     };
-    for (let d = 0; d < n; d++) {
-      const text = this.source.source(d);
-      texts.push(text);
-      pendingChars += text.length;
-      if (pendingChars >= DOC_BLOCK_TARGET_BYTES) await flush(d + 1);
+    try {
+      for (let d = 0; d < n; d++) {
+        blocks.add(this.source.source(d), d);
+        if (blocks.full) await flush(d + 1);
+        else if (this.yielder.due()) await this.yielder.pause();
+      }
+      if (blocks.count > 0) await flush(n);
+      await writeCompressed();
+    } finally {
+      // on a failure, do not leave a compression behind unawaited
+      await (compressing as Promise<Buffer> | null)?.catch(() => undefined);
     }
-    if (texts.length > 0) await flush(n);
     return { firstDocs: Uint32Array.from(firstDocs), offsets: Float64Array.from(offsets), crcs: Uint32Array.from(crcs) };
   }
 
@@ -210,8 +244,8 @@ class SegmentSerializer {
     };
 
     const present = below(src.exists(f.name), n);
-    const numeric = src.numeric(f.name);
-    const ordinals = src.ordinals(f.name);
+    const numeric = this.numericOf(f.name);
+    const ordinals = this.ordinalsOf(f.name);
     entry.presenceCount = present.length;
     if (present.length === n) {
       entry.flags |= FLAG_PRESENCE_ALL;
@@ -236,6 +270,8 @@ class SegmentSerializer {
     const derived = ordinals !== null && this.canDerivePostings(f.name, ordinals, present.length);
     await this.breather();
     const dict = new TermDictWriter(withPositions, derived);
+    const references = new ReferenceChooser(n);
+    const referenceBlob = new ByteWriter(1 << 12);
     // the ordinal column's terms are usually the term dictionary: then they are not repeated
     const written: string[] | null = ordinals === null ? null : [];
     for (const term of src.terms(f.name)) {
@@ -258,12 +294,24 @@ class SegmentSerializer {
       } else {
         const blob = this.blob;
         blob.clear();
-        encodeDocIds(blob, docs);
+        const rank = dict.count;
+        let docsMode = encodePostingDocs(blob, docs);
+        const reference = references.choose(docs, blob.length);
+        if (reference !== null) {
+          referenceBlob.clear();
+          encodeReference(referenceBlob, reference, encodePostingDocs);
+          if (ReferenceChooser.worthIt(referenceBlob.length, blob.length)) {
+            blob.clear();
+            blob.bytes(referenceBlob.view8());
+            docsMode = DOCS_REF;
+          }
+        }
+        if (docsMode !== DOCS_REF) references.offer(rank, docs);
         const docsLen = blob.length;
         const mode = positions === null ? 0 : encodePositions(blob, positions, docs.length);
         const offset = this.sink.position;
         this.sink.write(blob.view8());
-        dict.add(term, docs.length, offset, docsLen, blob.length - docsLen, mode);
+        dict.add(term, docs.length, offset, docsLen, docsMode, blob.length - docsLen, mode);
       }
       if (this.yielder.due()) await this.yielder.pause();
     }

@@ -9,8 +9,11 @@ export type StringEncoding = typeof UTF8 | typeof UTF16;
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+
+/** False when the string holds a lone surrogate (natively where the runtime has it: much faster). */
 export function isWellFormed(s: string): boolean {
-  return !LONE_SURROGATE.test(s);
+  return nativeIsWellFormed !== undefined ? nativeIsWellFormed.call(s) : !LONE_SURROGATE.test(s);
 }
 
 export function encodingFor(s: string): StringEncoding {

@@ -8,7 +8,8 @@
  *   varint shared prefix bytes · varint suffix bytes · suffix · varint docFreq ·
  *     fields with derived postings: nothing more
  *     docFreq 1: varint doc · [text fields: varint freq · varint position gaps (first absolute)]
- *     otherwise: varint docsLen · [text fields: varint positionsLen * 2 + positions mode]
+ *     otherwise: varint docsLen * 2 + docs mode (format 1: varint docsLen, packed docs) ·
+ *                [text fields: varint positionsLen * 2 + positions mode]
  *
  * Suffix bytes: varint (length * 2 + hex) · the bytes, or with hex set (UTF-8 suffixes of 2+
  * lowercase hex digits: numbers, ids, hashes) two digits per byte, the first in the low nibble.
@@ -55,6 +56,11 @@ export class TermDictWriter {
     private readonly derived = false,
   ) {}
 
+  /** Terms added so far: the rank the next term gets. */
+  get count(): number {
+    return this.numTerms;
+  }
+
   /** Adds the next term (ascending) of a field whose postings are derived from its ordinals. */
   addDerived(term: string, docFreq: number): void {
     const e = this.entry;
@@ -64,13 +70,13 @@ export class TermDictWriter {
   }
 
   /** Adds the next term (ascending) held by 2+ docs; its blob was written at `blobOffset`. */
-  add(term: string, docFreq: number, blobOffset: number, docsLen: number, posLen: number, posMode: number): void {
+  add(term: string, docFreq: number, blobOffset: number, docsLen: number, docsMode: number, posLen: number, posMode: number): void {
     if (this.derived) throw new Error('derived postings take no blob');
     if (this.blobBase < 0) this.blobBase = blobOffset;
     const e = this.entry;
     e.clear();
     e.varint(docFreq);
-    e.varint(docsLen);
+    e.varint(docsLen * 2 + docsMode);
     if (this.hasPositions) e.varint(posLen * 2 + posMode);
     this.push(term);
   }
@@ -173,6 +179,8 @@ export interface TermBlock {
   /** file offset of the term's blob (terms held by 2+ docs) */
   blobOffset: Float64Array;
   docsLen: Uint32Array;
+  /** DOCS_PACKED or DOCS_REF (postings-codec.ts) */
+  docsMode: Uint8Array;
   posLen: Uint32Array;
   posMode: Uint8Array;
   /** the doc of a term held by one doc, else -1 */
@@ -184,7 +192,7 @@ export interface TermBlock {
 
 let termScratch = new Uint8Array(1024);
 
-export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, derived: boolean): TermBlock {
+export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, derived: boolean, version: number): TermBlock {
   if (stored.length < 1) throw new FormatError('empty term block');
   const flags = stored[0]!;
   const enc = flags & FLAG_UTF16 ? UTF16 : UTF8;
@@ -205,6 +213,7 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
     docFreq: new Uint32Array(count),
     blobOffset: new Float64Array(count),
     docsLen: new Uint32Array(count),
+    docsMode: new Uint8Array(count),
     posLen: new Uint32Array(count),
     posMode: new Uint8Array(count),
     singleDoc: new Int32Array(count),
@@ -246,7 +255,10 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
       }
     } else {
       block.singleDoc[i] = -1;
-      const docsLen = r.varint();
+      const docsCode = r.varint();
+      // format 1 stored the length alone (packed docs)
+      const docsLen = version === 1 ? docsCode : Math.floor(docsCode / 2);
+      block.docsMode[i] = version === 1 ? 0 : docsCode % 2;
       let posLen = 0;
       if (hasPositions) {
         const v = r.varint();

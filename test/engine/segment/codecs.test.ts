@@ -14,13 +14,16 @@ import {
   encodeOrdinalColumn,
 } from '../../../src/engine/segment/column-codec.js';
 import {
+  DOCS_REF,
   POSITIONS_DEFLATE,
   POSITIONS_PACKED,
   decodeDocIds,
   decodePositions,
   encodeDocIds,
   encodePositions,
+  encodePostingDocs,
 } from '../../../src/engine/segment/postings-codec.js';
+import { ReferenceChooser, encodeReference } from '../../../src/engine/segment/reference-postings.js';
 import { decodeTermBlock, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
 import { makeRandom } from './log-corpus.js';
 
@@ -47,6 +50,19 @@ describe('packed u32 streams', () => {
         for (const lead of [0, 1, 2, 3]) roundTripStream(values, lead);
       }
     }
+  });
+
+  it('splits long-tailed values into packed low bits and unary high parts, near their entropy', () => {
+    const rnd = makeRandom(17);
+    // geometric gaps with mean 300: packing pays for the widest of each 128 (11 bits or more)
+    const values = Uint32Array.from({ length: 12_800 }, () => Math.floor(-Math.log(1 - rnd()) * 300));
+    const bytes = roundTripStream(values, 3);
+    assert.ok(bytes < (values.length * 10.5) / 8, `${bytes} bytes for ${values.length} values`);
+    const w = new ByteWriter();
+    encodeU32Stream(w, values, 0, values.length, false);
+    assert.ok(bytes < w.length * 0.95, `split ${bytes} bytes, packed only ${w.length}`);
+    // huge and zero values, all split parameters
+    for (let k = 0; k <= 31; k++) roundTripStream(Uint32Array.from({ length: 256 }, () => Math.floor(rnd() * 2 ** k) + (rnd() < 0.01 ? 2 ** 31 : 0)), k % 4);
   });
 
   it('packs dense gaps as unary blocks, smaller than bit packing', () => {
@@ -79,9 +95,10 @@ describe('posting blobs', () => {
       const offsets = new Uint32Array(nDocs + 1);
       const positions: number[] = [];
       for (let i = 0; i < nDocs; i++) {
-        const f = 1 + Math.floor(rnd() * maxFreq);
-        let p = Math.floor(rnd() * 8);
-        for (let j = 0; j < f; j++) positions.push((p += Math.floor(rnd() * 4)));
+        // the many-doc case repeats one layout, as a template word of log lines does
+        const f = nDocs === 2000 ? 1 + (i % 3) : 1 + Math.floor(rnd() * maxFreq);
+        let p = nDocs === 2000 ? 2 : Math.floor(rnd() * 8);
+        for (let j = 0; j < f; j++) positions.push((p += nDocs === 2000 ? 4 : Math.floor(rnd() * 4)));
         offsets[i + 1] = positions.length;
       }
       const w = new ByteWriter();
@@ -103,6 +120,37 @@ describe('posting blobs', () => {
     encodeDocIds(w, Uint32Array.of(3, 9));
     assert.throws(() => decodeDocIds(w.toBytes(), 0, 2, 9), FormatError);
     assert.throws(() => encodeDocIds(new ByteWriter(), Uint32Array.of(4, 4)), /increasing/);
+  });
+});
+
+describe('posting docs modes', () => {
+  it('code a term by reference to an earlier one and decode it against that term', () => {
+    const numDocs = 50_000;
+    const rnd = makeRandom(6);
+    const base = Uint32Array.from({ length: numDocs }, (_, i) => i).filter(() => rnd() < 0.3);
+    // nearly a subset of the base, with a few docs outside it
+    const term = Uint32Array.from([...base.filter(() => rnd() < 0.5), 3, 5, 7].filter((d, i, a) => a.indexOf(d) === i).sort((a, b) => a - b));
+    const chooser = new ReferenceChooser(numDocs);
+    chooser.offer(0, base);
+    const plain = new ByteWriter();
+    encodePostingDocs(plain, term);
+    const ref = chooser.choose(term, plain.length);
+    assert.ok(ref !== null, 'a reference is chosen');
+    assert.equal(ref.rank, 0);
+    const w = new ByteWriter();
+    w.u8(0xee);
+    encodeReference(w, ref, encodePostingDocs);
+    assert.ok(ReferenceChooser.worthIt(w.length, plain.length), `${w.length} bytes by reference, ${plain.length} plain`);
+    const bytes = w.toBytes();
+    const docs = decodeDocIds(bytes, 1, term.length, numDocs, DOCS_REF, (rank) => {
+      assert.equal(rank, 0);
+      return base;
+    });
+    assert.deepEqual(docs, term);
+    assert.throws(() => decodeDocIds(bytes, 1, term.length, numDocs, DOCS_REF, null), FormatError);
+    assert.throws(() => decodeDocIds(bytes, 1, term.length, numDocs, DOCS_REF, () => base.subarray(0, 10)), FormatError);
+    // an unrelated term takes no reference
+    assert.equal(chooser.choose(Uint32Array.from({ length: 500 }, (_, i) => i * 97 + 1), 400), null);
   });
 });
 
@@ -154,6 +202,27 @@ describe('columns', () => {
     assert.deepEqual(decodeIdColumn(encodeIdColumn(new BigUint64Array(0), 0), 0), new BigUint64Array(0));
   });
 
+  it('codes generated ids as milliseconds and sequences (SPLIT), far smaller than gaps', () => {
+    // 42 bits of milliseconds, a 22-bit sequence: ~50 ids per millisecond
+    const ids = new BigUint64Array(20_000);
+    for (let i = 0; i < ids.length; i++) ids[i] = (BigInt(1_000_000_000 + Math.floor(i / 50)) << 22n) | BigInt(i % 50);
+    const bytes = encodeIdColumn(ids, ids.length);
+    assert.equal(bytes[0], 2, 'SPLIT kind');
+    assert.ok(bytes.length < ids.length / 2, `${bytes.length} bytes for ${ids.length} ids`);
+    assert.deepEqual(decodeIdColumn(bytes, ids.length), ids);
+    const back = ids.slice();
+    back[7_000] = back[7_000]! - (5n << 22n);
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(back, back.length), back.length), back);
+  });
+
+  it('codes rising values by their steps above the smallest one (DELTA_FOR)', () => {
+    const col = new Float64Array(5_000);
+    for (let i = 0; i < col.length; i++) col[i] = 1_704_067_200_000 + i * 86 + ((i * 37) % 86);
+    const bytes = encodeNumericColumn(col, col.length);
+    assert.equal(bytes[0], 5, 'DELTA_FOR kind');
+    assert.deepEqual(decodeNumericColumn(bytes, col.length), col);
+  });
+
   it('round-trips ordinal columns with their own terms or the dictionary', () => {
     const column = { ords: Int32Array.from([2, -1, 0, 1, 2]), terms: ['a', 'é', '\ud83d\ude00'] };
     const own = decodeOrdinalColumn(encodeOrdinalColumn(column, 5, false), 5);
@@ -174,13 +243,13 @@ describe('term blocks', () => {
     terms.forEach((t, i) => {
       if (i % 2 === 0) dict.addSingle(t, i * 3, Uint32Array.of(i, i + 4));
       else {
-        dict.add(t, i + 1, offset, 10 + i, 5, i % 2);
+        dict.add(t, i + 1, offset, 10 + i, i === 3 ? 1 : 0, 5, i % 2);
         offset += 15 + i;
       }
     });
     const index = dict.finish(0);
     assert.equal(index.numTerms, terms.length);
-    const block = decodeTermBlock(dict.blocks.toBytes(), true, false);
+    const block = decodeTermBlock(dict.blocks.toBytes(), true, false, 2);
     assert.deepEqual(block.terms, terms);
     assert.equal(block.singleDoc[2], 6);
     assert.deepEqual([...block.singlePositions.subarray(block.singleStart[2]!, block.singleStart[3]!)], [2, 6]);
@@ -190,6 +259,8 @@ describe('term blocks', () => {
     assert.equal(block.docFreq[3], 4);
     assert.equal(block.docsLen[3], 13);
     assert.equal(block.posMode[3], 1);
+    assert.equal(block.docsMode[3], 1);
+    assert.equal(block.docsMode[1], 0);
   });
 });
 

@@ -9,6 +9,8 @@ import { decodeFooter, decodeTrailer, TRAILER_BYTES, type Footer } from '../../.
 import { openSegment, writeSegment } from '../../../src/engine/segment/index.js';
 import { generateLogs } from './log-corpus.js';
 
+/** enough docs for several doc-store blocks */
+const DOCS = 9_000;
 let dir: string;
 let good: string;
 let footer: Footer;
@@ -18,7 +20,7 @@ let size: number;
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-corrupt-'));
   const m = new Memtable('m');
-  for (const d of generateLogs(3_000, { seed: 11 })) m.add(d);
+  for (const d of generateLogs(DOCS, { seed: 11 })) m.add(d);
   good = path.join(dir, 'good.seg');
   await writeSegment(m, good);
   const bytes = fs.readFileSync(good);
@@ -60,7 +62,7 @@ function assertCorrupt(fn: () => unknown, file: string, reason?: RegExp): void {
 describe('segment file corruption', () => {
   it('opens the undamaged file', () => {
     const r = openSegment(good);
-    assert.equal(r.numDocs, 3_000);
+    assert.equal(r.numDocs, DOCS);
     assert.ok(footer.docStore.crcs.length >= 2, 'several doc blocks');
     r.close();
   });
@@ -114,7 +116,7 @@ describe('segment file corruption', () => {
     const ts = damaged(flip(footer.ts.offset + 3));
     const r1 = openSegment(ts);
     assertCorrupt(() => r1.numeric('_ts'), ts, /checksum/);
-    assert.equal(r1.numeric('_lid')!.length, 3_000);
+    assert.equal(r1.numeric('_lid')!.length, DOCS);
     r1.close();
 
     const line = footer.fields.find((f) => f.name === '_line')!;
