@@ -51,8 +51,11 @@ export class TermHash {
   private hashes = new Int32Array(256);
   private payloads = new Int32Array(256);
   private localIndexes = new Int32Array(256);
-  /** term number + 1 per slot; 0 is empty */
-  private table = new Int32Array(MIN_TABLE);
+  /**
+   * Two words per slot: term number + 1 (0: empty) and the term's hash, so that a probe past
+   * another term is decided in the table without touching the per-term arrays
+   */
+  private table = new Int32Array(MIN_TABLE * 2);
   private mask = MIN_TABLE - 1;
   private count = 0;
 
@@ -74,16 +77,17 @@ export class TermHash {
     const mask = this.mask;
     const len = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[slot]!;
+      const entry = table[slot * 2]!;
       if (entry === EMPTY_SLOT) return -1;
+      if (table[slot * 2 + 1] !== hash) continue;
       const t = entry - 1;
-      if (this.hashes[t] === hash && this.lengths[t] === len && this.fieldOf[t] === field && this.sameBytes(t, bytes, start, len)) return t;
+      if (this.lengths[t] === len && this.fieldOf[t] === field && this.sameBytes(t, bytes, start, len)) return t;
     }
   }
 
   /** Adds a term known to be absent; returns its term number. */
   insert(field: number, bytes: Uint8Array, start: number, end: number, hash: number, payload: number, localIndex: number): number {
-    if ((this.count + 1) * 2 > this.table.length) this.rehash(this.table.length * 2);
+    if ((this.count + 1) * 2 > this.mask + 1) this.rehash((this.mask + 1) * 2);
     if (this.count === this.starts.length) this.growTerms();
     const len = end - start;
     if (this.arenaTop + len > this.arena.length) this.growArena(len);
@@ -98,8 +102,9 @@ export class TermHash {
     this.localIndexes[t] = localIndex;
     const mask = this.mask;
     let slot = hash & mask;
-    while (this.table[slot] !== EMPTY_SLOT) slot = (slot + 1) & mask;
-    this.table[slot] = t + 1;
+    while (this.table[slot * 2] !== EMPTY_SLOT) slot = (slot + 1) & mask;
+    this.table[slot * 2] = t + 1;
+    this.table[slot * 2 + 1] = hash;
     return t;
   }
 
@@ -130,7 +135,7 @@ export class TermHash {
     h.payloads = s.payloads;
     h.localIndexes = s.localIndexes;
     h.table = s.table;
-    h.mask = s.table.length - 1;
+    h.mask = s.table.length / 2 - 1;
     h.count = s.count;
     return h;
   }
@@ -156,13 +161,15 @@ export class TermHash {
     return true;
   }
 
-  private rehash(size: number): void {
-    const table = new Int32Array(size);
-    const mask = size - 1;
+  private rehash(slots: number): void {
+    const table = new Int32Array(slots * 2);
+    const mask = slots - 1;
     for (let t = 0; t < this.count; t++) {
-      let slot = this.hashes[t]! & mask;
-      while (table[slot] !== EMPTY_SLOT) slot = (slot + 1) & mask;
-      table[slot] = t + 1;
+      const hash = this.hashes[t]!;
+      let slot = hash & mask;
+      while (table[slot * 2] !== EMPTY_SLOT) slot = (slot + 1) & mask;
+      table[slot * 2] = t + 1;
+      table[slot * 2 + 1] = hash;
     }
     this.table = table;
     this.mask = mask;
