@@ -55,7 +55,8 @@ function blockCode(values: Uint32Array, start: number, split: boolean): number {
     best = UNARY + unaryWords;
     bestWords = unaryWords;
   }
-  if (!split || width < 3) return best;
+  // narrow blocks gain too little from splitting to be worth the search
+  if (!split || width < 5) return best;
   // for geometric values the best k is near log2 of the mean times ln 2: try it and its neighbours
   const guess = Math.floor(Math.log2(Math.max(1, (sum / BLOCK_LEN) * Math.LN2)));
   const k0 = Math.max(0, Math.min(MAX_SPLIT_K - 2, guess - 1));
