@@ -55,7 +55,8 @@ function blockCode(values: Uint32Array, start: number, split: boolean): number {
     best = UNARY + unaryWords;
     bestWords = unaryWords;
   }
-  if (!split || width < 3) return best;
+  // narrow blocks gain too little from splitting to be worth the search
+  if (!split || width < 5) return best;
   // for geometric values the best k is near log2 of the mean times ln 2: try it and its neighbours
   const guess = Math.floor(Math.log2(Math.max(1, (sum / BLOCK_LEN) * Math.LN2)));
   const k0 = Math.max(0, Math.min(MAX_SPLIT_K - 2, guess - 1));
@@ -69,9 +70,11 @@ function blockCode(values: Uint32Array, start: number, split: boolean): number {
     h2 += v >>> (k0 + 2);
   }
   const sums = [h0, h1, h2];
+  // a split block decodes in two passes: it must save an eighth of the words to be chosen
+  const worthIt = bestWords - (bestWords >>> 3);
   for (let d = 0; d < 3; d++) {
     const words = splitWords(k0 + d, sums[d]!);
-    if (words < bestWords) {
+    if (words < worthIt && words < bestWords) {
       best = SPLIT + k0 + d;
       bestWords = words;
     }
@@ -194,7 +197,8 @@ function decodeSplitBlock(words: Uint32Array, wi: number, k: number, out: Uint32
   } else {
     out.fill(0, o, o + BLOCK_LEN);
   }
-  const scale = 2 ** k;
+  // value n = (its high part << k) | its low bits; a damaged block gives wrong values, never
+  // out-of-range ones (posting blobs are range-checked, other blobs carry a CRC)
   let last = -1;
   let n = 0;
   for (let u = 0; u < unaryWords && n < BLOCK_LEN; u++) {
@@ -202,10 +206,8 @@ function decodeSplitBlock(words: Uint32Array, wi: number, k: number, out: Uint32
     const base = u * 32;
     while (x !== 0 && n < BLOCK_LEN) {
       const bit = base + 31 - Math.clz32(x & -x);
-      const high = bit - last - 1;
-      const v = high * scale + out[o + n]!;
-      if (v > 0xffffffff) throw new FormatError('split value out of range');
-      out[o + n++] = v;
+      out[o + n] = ((bit - last - 1) << k) | out[o + n]!;
+      n++;
       last = bit;
       x &= x - 1;
     }

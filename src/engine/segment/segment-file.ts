@@ -33,14 +33,14 @@ import { segmentIdOf } from './segment-id.js';
 const TERM_BLOCK_CACHE_ENTRIES = 512;
 const DOC_BLOCK_CACHE_ENTRIES = 16;
 /** decoded doc blocks kept per segment, at most */
-const DOC_BLOCK_CACHE_BYTES = 6 << 20;
+const DOC_BLOCK_CACHE_BYTES = 3 << 20;
 const COLUMN_CACHE_BYTES = 32 << 20;
 /**
  * Decoded postings of reference bases: every reference-coded term needs its base's docs, and a
  * merge reads term after term, so the recent bases must stay (the writer keeps 48 per field).
  */
 const BASE_CACHE_ENTRIES = 64;
-const BASE_CACHE_BYTES = 16 << 20;
+const BASE_CACHE_BYTES = 8 << 20;
 const SCRATCH_MAX_BYTES = 1 << 20;
 const EMPTY_DOCS = new Uint32Array(0);
 

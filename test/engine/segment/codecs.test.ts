@@ -52,15 +52,14 @@ describe('packed u32 streams', () => {
     }
   });
 
-  it('splits long-tailed values into packed low bits and unary high parts, near their entropy', () => {
+  it('splits long-tailed values into packed low bits and unary high parts', () => {
     const rnd = makeRandom(17);
-    // geometric gaps with mean 300: packing pays for the widest of each 128 (11 bits or more)
-    const values = Uint32Array.from({ length: 12_800 }, () => Math.floor(-Math.log(1 - rnd()) * 300));
+    // geometric values with mean 300 and a rare large one: packing pays for the widest of each 128
+    const values = Uint32Array.from({ length: 12_800 }, () => Math.floor(-Math.log(1 - rnd()) * 300) + (rnd() < 0.02 ? 20_000 : 0));
     const bytes = roundTripStream(values, 3);
-    assert.ok(bytes < (values.length * 10.5) / 8, `${bytes} bytes for ${values.length} values`);
     const w = new ByteWriter();
     encodeU32Stream(w, values, 0, values.length, false);
-    assert.ok(bytes < w.length * 0.95, `split ${bytes} bytes, packed only ${w.length}`);
+    assert.ok(bytes < w.length * 0.85, `split ${bytes} bytes, packed only ${w.length}`);
     // huge and zero values, all split parameters
     for (let k = 0; k <= 31; k++) roundTripStream(Uint32Array.from({ length: 256 }, () => Math.floor(rnd() * 2 ** k) + (rnd() < 0.01 ? 2 ** 31 : 0)), k % 4);
   });
