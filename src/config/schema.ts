@@ -24,7 +24,7 @@ export const envSchema = z.object({
   SVC_CLUSTER_NAME: z.string().min(1).default('svc'),
 
   SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
-  SVC_MEMTABLE_MAX_BYTES: positiveInt.default(256 * MiB),
+  SVC_MEMTABLE_MAX_BYTES: positiveInt.default(128 * MiB),
   SVC_MEMTABLE_MAX_AGE_SECONDS: positiveInt.default(60),
   SVC_IDLE_INDEX_SECONDS: positiveInt.default(600),
 
