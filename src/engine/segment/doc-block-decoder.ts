@@ -20,6 +20,7 @@ import {
   NUMBER_MARK,
   SEPARATOR_CODE,
   numberContext,
+  numberContextBefore,
   unzigzag,
 } from './doc-block-layout.js';
 import type { OrdinalColumn } from '../segment-reader.js';
@@ -479,19 +480,7 @@ export class ColumnDocBlock implements DocBlock {
       const c3 = bytes[p - 3]!;
       if ((c1 | c2 | c3) < 0x80) return numberContext(3, c1, c2, c3);
     }
-    let c1 = 0;
-    let c2 = 0;
-    let c3 = 0;
-    let taken = 0;
-    for (let q = p - unit; q >= start && taken < 3; q -= unit) {
-      const u = unit === 1 ? bytes[q]! : bytes[q]! | (bytes[q + 1]! << 8);
-      if (u >= 0x80) break;
-      if (taken === 0) c1 = u;
-      else if (taken === 1) c2 = u;
-      else c3 = u;
-      taken++;
-    }
-    return numberContext(taken, c1, c2, c3);
+    return numberContextBefore(bytes, start, p, unit);
   }
 
   /**

@@ -54,6 +54,26 @@ export function numberContext(taken: number, c1: number, c2: number, c3: number)
   return taken | (c1 << 2) | (c2 << 9) | (c3 << 16);
 }
 
+/**
+ * The context key of a number whose text starts at byte `at` of a value starting at byte
+ * `start`: the up to three ASCII characters before it (`unit` 1 for UTF-8, 2 for UTF-16LE).
+ */
+export function numberContextBefore(bytes: Uint8Array, start: number, at: number, unit: number): number {
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
+  let taken = 0;
+  for (let q = at - unit; q >= start && taken < 3; q -= unit) {
+    const u = unit === 1 ? bytes[q]! : bytes[q]! | (bytes[q + 1]! << 8);
+    if (u >= 0x80) break;
+    if (taken === 0) c1 = u;
+    else if (taken === 1) c2 = u;
+    else c3 = u;
+    taken++;
+  }
+  return numberContext(taken, c1, c2, c3);
+}
+
 export const VALUE_SEPARATOR = '\n';
 export const SEPARATOR_CODE = 0x0a;
 

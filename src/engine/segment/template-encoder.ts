@@ -14,7 +14,7 @@ import {
   MIN_HEX_BYTES,
   NUMBER_MARK,
   SEPARATOR_CODE,
-  numberContext,
+  numberContextBefore,
 } from './doc-block-layout.js';
 import { UTF16, type StringEncoding } from './strings.js';
 
@@ -53,22 +53,6 @@ function hexTokenEnd(bytes: Uint8Array, p: number, end: number, unit: number): n
   return q;
 }
 
-/** The context key of a number about to be written at out[o] in a value starting at out[start]. */
-function contextBefore(out: Uint8Array, start: number, o: number, unit: number): number {
-  let c1 = 0;
-  let c2 = 0;
-  let c3 = 0;
-  let taken = 0;
-  for (let q = o - unit; q >= start && taken < 3; q -= unit) {
-    const u = unit === 1 ? out[q]! : out[q]! | (out[q + 1]! << 8);
-    if (u >= 0x80) break;
-    if (taken === 0) c1 = u;
-    else if (taken === 1) c2 = u;
-    else c3 = u;
-    taken++;
-  }
-  return numberContext(taken, c1, c2, c3);
-}
 
 /**
  * CODING_TEMPLATE (doc-block-layout.ts), or null when no value holds a number or one holds the
@@ -141,7 +125,7 @@ export function encodeTemplate(values: readonly string[], enc: StringEncoding): 
           numberValue = nv;
         }
         // the context is read back from the template bytes, as the decoder reads it
-        numberGroup[numbers] = groups.groupOf(contextBefore(text, valueStart, w, unit));
+        numberGroup[numbers] = groups.groupOf(numberContextBefore(text, valueStart, w, unit));
         numberValue[numbers++] = n;
         text[w] = NUMBER_MARK;
         if (unit === 2) text[w + 1] = 0;
