@@ -120,6 +120,11 @@ export class FieldData {
     return merged;
   }
 
+  /** Term number (TermHash) of the term at index `r` of `sorted`, if that is the current sorted list; else -1. */
+  termNumberOfSorted(sorted: readonly string[], r: number): number {
+    return sorted === this.sorted ? this.terms!.data[this.sortedLocal[r]!]! : -1;
+  }
+
   numeric(numDocs: number): Float64Array | null {
     const values = this.values;
     if (values === null) return null;

@@ -70,6 +70,8 @@ export class Memtable implements SegmentReader {
   private readonly tokenBytes = new Uint8Array(MAX_TOKEN_LENGTH);
   /** fields by the slot numbers of scanned documents */
   private readonly bySlot: Array<FieldData | undefined> = [];
+  /** the term `terms()` yielded last: its field, the sorted list and its index there */
+  private readonly cursor: { field: FieldData | null; sorted: readonly string[] | null; index: number } = { field: null, sorted: null, index: 0 };
   /** `_line` tokens of the last document added (metrics) */
   lastTokenCount = 0;
 
@@ -252,7 +254,15 @@ export class Memtable implements SegmentReader {
         else hi = mid;
       }
     }
-    for (; i < sorted.length; i++) yield sorted[i]!;
+    const f = this.fieldMap.get(field)!;
+    for (; i < sorted.length; i++) {
+      // the segment writer asks for the postings of each term as it walks them: remember where
+      // the walk is, so that lookup needs no hashing
+      this.cursor.field = f;
+      this.cursor.sorted = sorted;
+      this.cursor.index = i;
+      yield sorted[i]!;
+    }
   }
 
   docFreq(field: string, term: string): number {
@@ -324,6 +334,11 @@ export class Memtable implements SegmentReader {
 
   /** Postings id of a term of field `f`, or -1. */
   private postingsId(f: FieldData, term: string): number {
+    const cursor = this.cursor;
+    if (cursor.field === f && cursor.sorted !== null && cursor.sorted[cursor.index] === term) {
+      const t = f.termNumberOfSorted(cursor.sorted, cursor.index);
+      if (t >= 0) return this.dict.payload(t);
+    }
     const len = this.scratch.encode(term);
     const key = this.scratch.buf;
     const t = this.dict.find(f.number, key, 0, len, hashBytes(key, 0, len, f.number));

@@ -302,3 +302,20 @@ test('a snapshot moved to another thread is searchable there as the same memtabl
   assert.equal(restored.numDocs, 4);
   assert.equal(restored.postings('_line', 'later'), null);
 });
+
+test('postings asked while walking the terms are those of the term walked, also after new terms arrive', () => {
+  const m = corpus();
+  const walked = new Map<string, number[]>();
+  for (const term of m.terms('_line')) {
+    // a new term mid-walk gives the field a new sorted list; the walk's term must still be found
+    if (term === 'error') {
+      m.add(doc(9, 9500, [{ name: '_line', type: 'text', values: ['aardvark error'] }]));
+      assert.deepEqual([...m.terms('_line', '~')], []); // sorts the field's terms again, yields none
+    }
+    walked.set(term, [...m.postings('_line', term)!]);
+  }
+  // looked up again away from the walk (in reverse, so never at the walk's last position)
+  for (const term of [...walked.keys()].reverse().slice(1)) assert.deepEqual(walked.get(term), [...m.postings('_line', term)!], term);
+  assert.deepEqual(walked.get('error'), [1, 2, 4]);
+  assert.deepEqual([...m.postings('_line', 'aardvark')!], [4]);
+});
