@@ -116,7 +116,7 @@ export class Engine {
         segments.push({ record: seg, reader });
         this.observeIds(reader.ids());
       }
-      this.shards.set(record.name, new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter));
+      this.shards.set(record.name, this.adopt(new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter)));
       this.ids.observe(firstIdAt(record.createdAtMs));
     }
   }
@@ -257,7 +257,7 @@ export class Engine {
       await this.opts.catalog.createIndex(record);
       // every id of this index is then newer than the index, which WAL replay relies on
       this.ids.observe(firstIdAt(record.createdAtMs));
-      const shard = new IndexShard(record, [], this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter);
+      const shard = this.adopt(new IndexShard(record, [], this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter));
       this.shards.set(name, shard);
       if (onDemand) await this.indexDefaults?.created?.(name);
       return shard;
@@ -368,6 +368,18 @@ export class Engine {
 
   async flush(indexes: readonly string[] = this.indexNames()): Promise<void> {
     await Promise.all(indexes.map((name) => this.flushShard(this.requireShard(name))));
+  }
+
+  /**
+   * Wires a shard's flushes to the WAL and compaction: each committed memtable lets its WAL files
+   * go and may start a merge at once, also while writes keep more memtables queued behind it.
+   */
+  private adopt(shard: IndexShard): IndexShard {
+    shard.onSegmentFlushed = () => {
+      this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err, index: shard.name }, 'write-ahead log truncation after a flush failed'));
+      if (!shard.closed) void this.compactor.schedule(shard);
+    };
+    return shard;
   }
 
   private async flushShard(shard: IndexShard): Promise<void> {

@@ -48,6 +48,11 @@ export class IndexShard {
   private flushChain: Promise<void> = Promise.resolve();
   private mappingVersionCommitted: number;
   lastUsedMs = Date.now();
+  /**
+   * Called after each memtable is committed as a segment, before any queued after it: its WAL
+   * files may go and a merge may be due even while writes keep the flush queue from emptying
+   */
+  onSegmentFlushed: (() => void) | undefined;
   /** set once the shard is closed or its index deleted: background work stops */
   closed = false;
 
@@ -216,6 +221,7 @@ export class IndexShard {
     this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
     this.segments.push({ record, reader: openSegment(filePath, record.id) });
     this.flushing.splice(this.flushing.indexOf(pending), 1);
+    this.onSegmentFlushed?.();
   }
 
   /** Where this index's new segment files of a level go. */

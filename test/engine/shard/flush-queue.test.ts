@@ -1,0 +1,48 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { IndexShard } from '../../../src/engine/shard/index-shard.js';
+import { buildDocument } from '../../../src/engine/document/index.js';
+import { openMetastore } from '../../../src/metastore/index.js';
+import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
+import { LocalObjectStore } from '../../../src/storage/index.js';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-flush-queue-'));
+after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+test('each memtable committed from the flush queue is reported at once, before the ones queued behind it', async () => {
+  const metastore = await openMetastore({ kind: 'sqlite', path: path.join(dataDir, 'metastore.sqlite') });
+  try {
+    const catalog = metastoreCatalog(metastore);
+    const record = { name: 'queued', uuid: randomUUID(), createdAtMs: Date.now(), mappings: null, settings: {} };
+    await catalog.createIndex(record);
+    const shard = new IndexShard(record, [], dataDir, catalog, new LocalObjectStore(path.join(dataDir, 'objects')));
+    const seen: Array<{ segments: number; docs: number }> = [];
+    shard.onSegmentFlushed = () => seen.push({ segments: shard.segmentRecords().length, docs: shard.docCount });
+    let lid = 0;
+    const add = (n: number) => {
+      const docs = Array.from({ length: n }, () => {
+        lid++;
+        return buildDocument({ _line: `line ${lid}` }, shard.mapping, { id: BigInt(lid), lid }, 1_700_000_000_000 + lid);
+      });
+      shard.addDurable(docs, 1);
+    };
+    add(100);
+    const first = shard.flush();
+    // writes go on while the first memtable is being written: a second one queues behind it
+    add(50);
+    const second = shard.flush();
+    add(25);
+    await Promise.all([first, second]);
+    assert.deepEqual(seen, [
+      { segments: 1, docs: 175 },
+      { segments: 2, docs: 175 },
+    ]);
+    await shard.close();
+  } finally {
+    await metastore.close();
+  }
+});
