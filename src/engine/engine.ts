@@ -300,7 +300,7 @@ export class Engine {
     }
 
     // Give every document its identity in one synchronous pass, so lids follow WAL order.
-    const scanned: ScannedDocument = { ts: NaN, keepEnd: 0, valueCount: 0 };
+    const scanned: ScannedDocument = { ts: NaN, keepEnd: 0 };
     for (let i = 0; i < ops.length; i++) {
       if (outcomes[i]) continue;
       const op = ops[i]!;

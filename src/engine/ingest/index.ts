@@ -3,7 +3,6 @@
  * log documents), the per-index batch of a write, and the write-ahead log record format.
  */
 export { DocumentScanner, type ScannedDocument } from './scan-document.js';
-export { FieldSlots, SLOT_GENERAL, SLOT_TS } from './field-slots.js';
+export { FieldSlots } from './field-slots.js';
 export { ShardWriteBatch } from './shard-write-batch.js';
-export { ScannedValueList } from './scanned-value-list.js';
-export { decodeWalBatch, encodeWalBatch, type WalBatch, type WalDocument } from './wal-record.js';
+export { decodeWalBatch, type WalBatch, type WalDocument } from './wal-record.js';

@@ -36,8 +36,6 @@ export interface ScannedDocument {
   ts: number;
   /** end of the text the stored source keeps: just after the last byte before the closing brace */
   keepEnd: number;
-  /** values appended for this document */
-  valueCount: number;
 }
 
 function isSpace(c: number): boolean {
@@ -60,10 +58,7 @@ export class DocumentScanner {
    */
   scan(bytes: Uint8Array, start: number, end: number, out: ScannedValueList, doc: ScannedDocument): boolean {
     const mark = out.length;
-    if (this.scanObject(bytes, start, end, out, doc)) {
-      doc.valueCount = out.length - mark;
-      return true;
-    }
+    if (this.scanObject(bytes, start, end, out, doc)) return true;
     out.length = mark;
     return false;
   }

@@ -45,26 +45,6 @@ export function writeWalDocHeader(buf: Buffer, o: number, id: bigint, ts: number
   return o + WAL_DOC_HEADER_BYTES;
 }
 
-export function encodeWalBatch(batch: WalBatch): Buffer {
-  const name = Buffer.from(batch.index, 'utf8');
-  let size = walBatchHeaderBytes(name);
-  const sources: Buffer[] = new Array(batch.docs.length);
-  for (let i = 0; i < batch.docs.length; i++) {
-    const src = Buffer.from(batch.docs[i]!.source, 'utf8');
-    sources[i] = src;
-    size += WAL_DOC_HEADER_BYTES + src.length;
-  }
-  const buf = Buffer.allocUnsafe(size);
-  let o = writeWalBatchHeader(buf, name, batch.docs.length);
-  for (let i = 0; i < batch.docs.length; i++) {
-    const doc = batch.docs[i]!;
-    const src = sources[i]!;
-    o = writeWalDocHeader(buf, o, doc.id, doc.ts, doc.lid, src.length);
-    o += src.copy(buf, o);
-  }
-  return buf;
-}
-
 export function decodeWalBatch(buf: Buffer, where: string): WalBatch {
   try {
     let o = 0;

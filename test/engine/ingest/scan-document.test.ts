@@ -25,7 +25,7 @@ function scanOne(line: string, mapping = seededMapping()): boolean {
   const slots = new FieldSlots(mapping);
   const bytes = Buffer.from(line);
   const batch = new ShardWriteBatch(bytes, slots.list, 1);
-  const doc: ScannedDocument = { ts: NaN, keepEnd: 0, valueCount: 0 };
+  const doc: ScannedDocument = { ts: NaN, keepEnd: 0 };
   return new DocumentScanner(slots).scan(bytes, 0, bytes.length, batch.values, doc);
 }
 
@@ -101,7 +101,7 @@ test('a scanned document is indexed and stored exactly as the general path would
   const slots = new FieldSlots(mapping);
   const scanner = new DocumentScanner(slots);
   const batch = new ShardWriteBatch(body, slots.list, lines.length);
-  const scanned: ScannedDocument = { ts: NaN, keepEnd: 0, valueCount: 0 };
+  const scanned: ScannedDocument = { ts: NaN, keepEnd: 0 };
   let scannedCount = 0;
   lines.forEach((line, i) => {
     const start = starts[i]!;
