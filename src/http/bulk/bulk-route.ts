@@ -70,8 +70,8 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const outcome = opOf[i]! >= 0 ? outcomes[opOf[i]!]! : undefined;
-    if (outcome?.ok) {
-      indexedBytes += item.docBytes;
+    if (outcome?.ok && !item.error) {
+      indexedBytes += item.end - item.start;
       rendered[i] = createdItem(item.action, outcome.index, outcome.id, outcome.lid);
     } else {
       anyError = true;

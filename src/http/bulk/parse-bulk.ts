@@ -11,8 +11,8 @@ const ACTIONS: ReadonlySet<string> = new Set(['index', 'create', 'update', 'dele
 
 /** An action with its document line as bytes [start, end) of the body (parsed by the engine). */
 export type BulkItem =
-  | { action: BulkAction; index: string; start: number; end: number; docBytes: number; error?: undefined }
-  | { action: BulkAction; index: string; docBytes: number; error: SvcError };
+  | { action: BulkAction; index: string; start: number; end: number; error?: undefined }
+  | { action: BulkAction; index: string; error: SvcError };
 
 export interface ParsedBulk {
   items: BulkItem[];
@@ -40,7 +40,7 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
       throw new BadRequestError(`Validation Failed: 1: index is missing for the action at line [${lineNo}];`, 'action_request_validation_exception');
     }
     if (action === 'delete') {
-      items.push({ action, index, docBytes: 0, error: unsupported(action) });
+      items.push({ action, index, error: unsupported(action) });
       continue;
     }
     if (i >= lines.length) {
@@ -48,12 +48,11 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
     }
     const [docStart, docEnd] = lines[i]!;
     i++;
-    const docBytes = docEnd - docStart;
     if (action === 'update') {
-      items.push({ action, index, docBytes, error: unsupported(action) });
+      items.push({ action, index, error: unsupported(action) });
       continue;
     }
-    items.push({ action, index, start: docStart, end: docEnd, docBytes });
+    items.push({ action, index, start: docStart, end: docEnd });
   }
   if (items.length === 0) {
     throw new BadRequestError('Validation Failed: 1: no requests added;', 'action_request_validation_exception');
