@@ -19,6 +19,7 @@ const GENERAL_KEYS: ReadonlySet<string> = new Set(['_id', '_index', '_lid', '__p
 export class FieldSlots {
   readonly list: FieldSlot[] = [];
   private readonly keys = new TermHash();
+  private isReady = false;
 
   constructor(private readonly mapping: IndexMapping) {}
 
@@ -27,7 +28,9 @@ export class FieldSlots {
    * built-in fields (`_ts`, `_lid`, which the scanner never registers) are in the mapping.
    */
   get ready(): boolean {
-    return this.mapping.mappedType('_ts') !== undefined && this.mapping.mappedType('_lid') !== undefined;
+    // a mapping never loses a field: once true, it stays true
+    this.isReady ||= this.mapping.mappedType('_ts') !== undefined && this.mapping.mappedType('_lid') !== undefined;
+    return this.isReady;
   }
 
   /** The slot of the key bytes [start, end) (ASCII, no escapes), SLOT_TS, or SLOT_GENERAL. */
