@@ -11,7 +11,7 @@ import type { IndexedDocument } from '../document/index.js';
 import { IndexMapping } from '../mapping/index.js';
 import { Memtable } from '../memtable/index.js';
 import { openSegment } from '../segment/index.js';
-import { persistSegment, writeOnThisThread, type PersistTarget, type SegmentFileWriter } from './persist-segment.js';
+import { persistSegment, type PersistTarget } from './persist-segment.js';
 import type { SegmentWriterPool } from '../segment-writer-pool/index.js';
 import { DocumentScanner, FieldSlots, type ShardWriteBatch } from '../ingest/index.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
@@ -62,8 +62,8 @@ export class IndexShard {
     private readonly dataDir: string,
     private readonly catalog: EngineCatalog,
     private readonly store: SegmentStore,
-    /** the thread flushes write on; without one they write on this thread */
-    private readonly writer?: SegmentWriterPool,
+    /** the thread flushes write memtable snapshots on */
+    private readonly writer: SegmentWriterPool,
   ) {
     this.name = record.name;
     this.uuid = record.uuid;
@@ -211,10 +211,7 @@ export class IndexShard {
     // durable in the object store before the catalog names it and the WAL lets it go; a copy of
     // the memtable is written on the writer thread while the memtable keeps serving searches here
     const memtable = pending.memtable;
-    const writer = this.writer;
-    const write: SegmentFileWriter = writer
-      ? (outputPath) => writer.run({ kind: 'memtable-snapshot', snapshot: memtable.snapshot(), outputPath })
-      : writeOnThisThread(memtable);
+    const write = (outputPath: string) => this.writer.run({ kind: 'memtable-snapshot', snapshot: memtable.snapshot(), outputPath });
     const { record, filePath } = await persistSegment(write, this.persistTarget(0), memtable.id);
     const version = this.mapping.version;
     await this.catalog.commitSegment(record, this.mapping.toJSON());

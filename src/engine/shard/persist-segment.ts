@@ -1,13 +1,11 @@
 /**
  * Turns a segment file into a durable one: written in the data directory by the given writing
- * step (the memtable being flushed, written on this thread; a merge, written on a segment writer
- * thread), uploaded to the object store, described by the record the catalog will commit. The
+ * step (a memtable snapshot or a merge, written on a segment writer thread), uploaded to the object store, described by the record the catalog will commit. The
  * object key and the local path share one relative path.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SegmentReader } from '../segment-reader.js';
-import { writeSegment, type SegmentFileInfo } from '../segment/index.js';
+import type { SegmentFileInfo } from '../segment/index.js';
 import type { SegmentRecord, SegmentStore } from '../catalog/index.js';
 
 export interface PersistTarget {
@@ -29,11 +27,6 @@ export interface PersistedSegment {
  * it. On failure it leaves no file behind.
  */
 export type SegmentFileWriter = (filePath: string) => Promise<SegmentFileInfo>;
-
-/** The writing step for a source held on this thread (a memtable). */
-export function writeOnThisThread(source: SegmentReader): SegmentFileWriter {
-  return (filePath) => writeSegment(source, filePath);
-}
 
 export async function persistSegment(write: SegmentFileWriter, target: PersistTarget, id: string): Promise<PersistedSegment> {
   const relativePath = path.join('indexes', target.indexUuid, `${id}.seg`);

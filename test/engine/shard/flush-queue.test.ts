@@ -9,6 +9,8 @@ import { buildDocument } from '../../../src/engine/document/index.js';
 import { openMetastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
+import { SegmentWriterPool } from '../../../src/engine/segment-writer-pool/index.js';
+import { pino } from 'pino';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-flush-queue-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -19,7 +21,8 @@ test('each memtable committed from the flush queue is reported at once, before t
     const catalog = metastoreCatalog(metastore);
     const record = { name: 'queued', uuid: randomUUID(), createdAtMs: Date.now(), mappings: null, settings: {} };
     await catalog.createIndex(record);
-    const shard = new IndexShard(record, [], dataDir, catalog, new LocalObjectStore(path.join(dataDir, 'objects')));
+    const writer = new SegmentWriterPool({ logger: pino({ level: 'silent' }) });
+    const shard = new IndexShard(record, [], dataDir, catalog, new LocalObjectStore(path.join(dataDir, 'objects')), writer);
     const seen: Array<{ segments: number; docs: number }> = [];
     shard.onSegmentFlushed = () => seen.push({ segments: shard.segmentRecords().length, docs: shard.docCount });
     let lid = 0;
@@ -42,6 +45,7 @@ test('each memtable committed from the flush queue is reported at once, before t
       { segments: 2, docs: 175 },
     ]);
     await shard.close();
+    await writer.close();
   } finally {
     await metastore.close();
   }
