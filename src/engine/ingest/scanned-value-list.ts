@@ -1,7 +1,7 @@
 /**
  * A growable ScannedValues: the values of the documents of one write, in flat typed arrays.
  */
-import type { FieldSlot, ScannedValues } from '../memtable/index.js';
+import { grown, type FieldSlot, type ScannedValues } from '../memtable/index.js';
 
 export class ScannedValueList implements ScannedValues {
   slot: Int32Array;
@@ -33,17 +33,9 @@ export class ScannedValueList implements ScannedValues {
 
   private grow(): void {
     const n = this.slot.length * 2;
-    const slot = new Int32Array(n);
-    slot.set(this.slot);
-    this.slot = slot;
-    const start = new Uint32Array(n);
-    start.set(this.start);
-    this.start = start;
-    const end = new Uint32Array(n);
-    end.set(this.end);
-    this.end = end;
-    const num = new Float64Array(n);
-    num.set(this.num);
-    this.num = num;
+    this.slot = grown(this.slot, n);
+    this.start = grown(this.start, n);
+    this.end = grown(this.end, n);
+    this.num = grown(this.num, n);
   }
 }

@@ -11,6 +11,8 @@
  * array alive) while writes go on.
  */
 
+import { grown } from './growable.js';
+
 const MIN_ARENA = 1 << 14;
 /** capacity from which a block gets its own array (a power of two); the arena stays below 2^31 elements */
 const BIG_BLOCK = 2048;
@@ -146,11 +148,10 @@ export class BlockArena {
 
   private growOwn(index: number): Uint32Array {
     const own = this.own[index]!;
-    const grown = new Uint32Array(own.length + (own.length >> 1));
-    grown.set(own);
-    this.own[index] = grown;
-    this.ownBytes += grown.byteLength - own.byteLength;
-    return grown;
+    const larger = grown(own, own.length + (own.length >> 1));
+    this.own[index] = larger;
+    this.ownBytes += larger.byteLength - own.byteLength;
+    return larger;
   }
 
   /** Reserves `size` elements at the top, compacting into a new arena when full. */

@@ -3,6 +3,21 @@
  * earlier keep the prefix they saw: readers never observe later writes.
  */
 
+type AnyTypedArray = Uint8Array | Uint32Array | Int32Array | Float64Array | BigUint64Array;
+
+/** A new array of `length` elements starting with the values of `a` (the rest zero). */
+export function grown(a: Uint8Array, length: number): Uint8Array<ArrayBuffer>;
+export function grown(a: Uint32Array, length: number): Uint32Array<ArrayBuffer>;
+export function grown(a: Int32Array, length: number): Int32Array<ArrayBuffer>;
+export function grown(a: Float64Array, length: number): Float64Array<ArrayBuffer>;
+export function grown(a: BigUint64Array, length: number): BigUint64Array<ArrayBuffer>;
+export function grown(a: AnyTypedArray, length: number): AnyTypedArray {
+  // every typed array's constructor takes a length, and the copy is of the same element type
+  const b = new (a.constructor as new (n: number) => AnyTypedArray)(length);
+  (b as unknown as { set(values: AnyTypedArray): void }).set(a.length > length ? a.subarray(0, length) : a);
+  return b;
+}
+
 function nextCapacity(current: number, needed: number): number {
   let cap = Math.max(current, 16);
   while (cap < needed) cap = cap < 1 << 20 ? cap * 2 : cap + (cap >> 1);
@@ -44,9 +59,7 @@ export class U32List {
   }
 
   private grow(needed: number): void {
-    const next = new Uint32Array(nextCapacity(this.data.length, needed));
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
+    this.data = grown(this.data, nextCapacity(this.data.length, needed));
   }
 }
 
@@ -77,9 +90,7 @@ export class I32List {
   }
 
   private grow(needed: number): void {
-    const next = new Int32Array(nextCapacity(this.data.length, needed));
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
+    this.data = grown(this.data, nextCapacity(this.data.length, needed));
   }
 }
 
@@ -114,9 +125,7 @@ export class F64List {
   }
 
   private grow(needed: number): void {
-    const next = new Float64Array(nextCapacity(this.data.length, needed));
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
+    this.data = grown(this.data, nextCapacity(this.data.length, needed));
   }
 }
 
@@ -151,8 +160,6 @@ export class BigU64List {
   }
 
   private grow(needed: number): void {
-    const next = new BigUint64Array(nextCapacity(this.data.length, needed));
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
+    this.data = grown(this.data, nextCapacity(this.data.length, needed));
   }
 }

@@ -9,3 +9,4 @@
 export { Memtable, POSITION_GAP, snapshotTransferables, type MemtableSnapshot } from './memtable.js';
 export type { FieldSlot, ScannedValues } from './scanned-docs.js';
 export { TermHash, hashBytes } from './term-hash.js';
+export { grown } from './growable.js';

@@ -5,6 +5,7 @@
  * per-term table besides the arenas' starts is the doc count: the other lengths follow from it.
  */
 import { BlockArena, type BlockArenaSnapshot } from './block-arena.js';
+import { grown } from './growable.js';
 import type { PositionPostings } from '../segment-reader.js';
 
 /** lastDoc of a term without docs (doc ids stay below 2^32 - 1) */
@@ -23,9 +24,7 @@ class DocCounts {
 
   add(): number {
     if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.length + (this.length >> 1));
-      grown.set(this.data);
-      this.data = grown;
+      this.data = grown(this.data, this.length + (this.length >> 1));
     }
     this.data[this.length] = 0;
     return this.length++;
@@ -128,12 +127,8 @@ export class PositionalPostings {
     const t = this.counts.add();
     this.offsets.push(t, 0, 0);
     if (t === this.lastDoc.length) {
-      const lastDoc = new Uint32Array(t * 2);
-      lastDoc.set(this.lastDoc);
-      this.lastDoc = lastDoc;
-      const ends = new Uint32Array(t * 2);
-      ends.set(this.positionsEnd);
-      this.positionsEnd = ends;
+      this.lastDoc = grown(this.lastDoc, t * 2);
+      this.positionsEnd = grown(this.positionsEnd, t * 2);
     }
     this.lastDoc[t] = NO_DOC;
     this.positionsEnd[t] = 0;

@@ -10,6 +10,8 @@
  * string by a query meet in the same slot.
  */
 
+import { grown } from './growable.js';
+
 const EMPTY_SLOT = 0;
 const MIN_TABLE = 1 << 10;
 const MIN_ARENA = 1 << 16;
@@ -177,31 +179,17 @@ export class TermHash {
 
   private growTerms(): void {
     const n = this.starts.length * 2;
-    this.starts = grownU32(this.starts, n);
-    this.lengths = grownU32(this.lengths, n);
-    this.fieldOf = grownU32(this.fieldOf, n);
-    this.hashes = grownI32(this.hashes, n);
-    this.payloads = grownI32(this.payloads, n);
-    this.localIndexes = grownI32(this.localIndexes, n);
+    this.starts = grown(this.starts, n);
+    this.lengths = grown(this.lengths, n);
+    this.fieldOf = grown(this.fieldOf, n);
+    this.hashes = grown(this.hashes, n);
+    this.payloads = grown(this.payloads, n);
+    this.localIndexes = grown(this.localIndexes, n);
   }
 
   private growArena(extra: number): void {
     let size = this.arena.length * 2;
     while (size < this.arenaTop + extra) size *= 2;
-    const arena = new Uint8Array(size);
-    arena.set(this.arena.subarray(0, this.arenaTop));
-    this.arena = arena;
+    this.arena = grown(this.arena, size);
   }
-}
-
-function grownU32(a: Uint32Array, n: number): Uint32Array<ArrayBuffer> {
-  const b = new Uint32Array(n);
-  b.set(a);
-  return b;
-}
-
-function grownI32(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
 }
