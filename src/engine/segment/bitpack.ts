@@ -178,21 +178,26 @@ export function encodeU32Stream(out: ByteWriter, values: Uint32Array, start: num
   }
 }
 
+/** Unpacks BLOCK_LEN values of `width` bits (1..31) from words[wi...] into out[o...]. */
+function unpackBlock(words: Uint32Array, wi: number, width: number, out: Uint32Array, o: number): void {
+  const mask = 0xffffffff >>> (32 - width);
+  let bit = 0;
+  for (let i = 0; i < BLOCK_LEN; i++) {
+    const idx = wi + (bit >>> 5);
+    const sh = bit & 31;
+    let v = words[idx]! >>> sh;
+    if (sh + width > 32) v |= words[idx + 1]! << (32 - sh);
+    out[o + i] = v & mask;
+    bit += width;
+  }
+}
+
 /** Decodes the split block of parameter k at words[wi] into out[o...]; returns the next word. */
 function decodeSplitBlock(words: Uint32Array, wi: number, k: number, out: Uint32Array, o: number): number {
   const unaryWords = words[wi]!;
   let w = wi + 1;
   if (k > 0) {
-    const mask = 0xffffffff >>> (32 - k);
-    let bit = 0;
-    for (let i = 0; i < BLOCK_LEN; i++) {
-      const idx = w + (bit >>> 5);
-      const sh = bit & 31;
-      let v = words[idx]! >>> sh;
-      if (sh + k > 32) v |= words[idx + 1]! << (32 - sh);
-      out[o + i] = v & mask;
-      bit += k;
-    }
+    unpackBlock(words, w, k, out, o);
     w += 4 * k;
   } else {
     out.fill(0, o, o + BLOCK_LEN);
@@ -275,16 +280,7 @@ export function decodeU32Stream(bytes: Uint8Array, pos: number, count: number, o
         wi += 128;
       } else {
         const width = code;
-        const mask = 0xffffffff >>> (32 - width);
-        let bit = 0;
-        for (let i = 0; i < BLOCK_LEN; i++) {
-          const idx = wi + (bit >>> 5);
-          const sh = bit & 31;
-          let v = words[idx]! >>> sh;
-          if (sh + width > 32) v |= words[idx + 1]! << (32 - sh);
-          out[o + i] = v & mask;
-          bit += width;
-        }
+        unpackBlock(words, wi, width, out, o);
         wi += width * 4;
       }
       o += BLOCK_LEN;
