@@ -6,6 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { startNode } from '../node/index.js';
+import { markBuildInUse } from './build-in-use.js';
 
 function portNumber(value: string): number {
   const n = Number(value);
@@ -32,6 +33,7 @@ export function svcProgram(): Command {
         }
         throw err;
       }
+      markBuildInUse();
       const node = await startNode(config);
       let stopping = false;
       const stop = (signal: string) => {

@@ -1,15 +1,2 @@
 /** Helpers shared by the access-control tests. */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The repository root, found from this file whether it runs from test/ or dist/test/. */
-export function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above the test file');
-    dir = parent;
-  }
-  return dir;
-}
+export { repoRoot } from '../support/repo-root.js';

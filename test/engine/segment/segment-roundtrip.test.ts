@@ -7,7 +7,6 @@ import type { IndexedDocument, IndexedField } from '../../../src/engine/document
 import { Memtable, POSITION_GAP } from '../../../src/engine/memtable/index.js';
 import type { SegmentReader } from '../../../src/engine/segment-reader.js';
 import { openSegment, writeSegment } from '../../../src/engine/segment/index.js';
-import { fileURLToPath } from 'node:url';
 import { decodeFooter, decodeTrailer, TRAILER_BYTES } from '../../../src/engine/segment/footer.js';
 import { DOCS_PACKED, DOCS_REF } from '../../../src/engine/segment/postings-codec.js';
 import { isWellFormed } from '../../../src/engine/segment/strings.js';
@@ -15,9 +14,10 @@ import { decodeTermBlock } from '../../../src/engine/segment/term-dict.js';
 import { assertSameSegment } from './assert-segment.js';
 import { awkwardDocs, wideSource } from './awkward-sources.js';
 import { generateLogs } from './log-corpus.js';
+import { repoRoot } from '../../support/repo-root.js';
 
-/** test/engine/segment/fixtures in the source tree (tests run from dist/) */
-const FIXTURES = fileURLToPath(new URL('../../../../test/engine/segment/fixtures/', import.meta.url));
+/** test/engine/segment/fixtures in the source tree (tests run from a build) */
+const FIXTURES = path.join(repoRoot(), 'test/engine/segment/fixtures/');
 
 let dir: string;
 before(() => {
