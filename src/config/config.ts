@@ -32,6 +32,7 @@ export interface Config {
   maxBulkBytes: number;
   memtableMaxBytes: number;
   memtableMaxAgeMs: number;
+  walMaxUnflushedBytes: number;
   idleIndexMs: number;
   queryThreads: number;
   queryTimeoutMs: number;
@@ -73,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     maxBulkBytes: s.SVC_MAX_BULK_BYTES,
     memtableMaxBytes: s.SVC_MEMTABLE_MAX_BYTES,
     memtableMaxAgeMs: s.SVC_MEMTABLE_MAX_AGE_SECONDS * 1000,
+    walMaxUnflushedBytes: s.SVC_WAL_MAX_UNFLUSHED_BYTES,
     idleIndexMs: s.SVC_IDLE_INDEX_SECONDS * 1000,
     queryThreads: s.SVC_QUERY_THREADS,
     queryTimeoutMs: Math.round(s.SVC_QUERY_TIMEOUT_SECONDS * 1000),

@@ -1,17 +1,17 @@
 /**
  * The engine of one node: the shards of its indexes, the write-ahead log they share, and the
  * flush schedule. A write is acknowledged only after its WAL record is fsynced; after an unclean
- * stop, open() replays the WAL into memtables, skipping what committed segments already hold.
+ * stop, recover() replays the WAL into memtables, skipping what committed segments already hold.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { BadRequestError, IdGenerator, SvcError, validateIndexName, IndexNotFoundError, ResourceExistsError, idTimestampMs, ID_EPOCH_MS } from '../common/index.js';
-import { buildDocument, parseDocumentText, type IndexedDocument } from './document/index.js';
+import { buildDocument, parseDocumentText } from './document/index.js';
 import { Wal } from './wal/index.js';
 import { openSegment } from './segment/index.js';
-import { decodeWalBatch, ShardWriteBatch, type ScannedDocument } from './ingest/index.js';
+import { ShardWriteBatch, WalRecordReader, type ScannedDocument } from './ingest/index.js';
 import { IndexShard, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
 import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
@@ -28,6 +28,11 @@ export interface EngineOptions {
   logger: Logger;
   memtableMaxBytes: number;
   memtableMaxAgeMs: number;
+  /**
+   * document bytes of the write-ahead log not yet in committed segments (what a replay after a
+   * crash redoes): from 3/4 of it on, the largest memtable is flushed ahead of its size
+   */
+  walMaxUnflushedBytes: number;
   /** an index unused this long has its resources released (flushed, files closed) */
   idleIndexMs: number;
   /** compaction reports, for metrics */
@@ -94,15 +99,65 @@ export class Engine {
     this.flushWriter = new SegmentWriterPool({ logger: opts.logger, threadName: FLUSH_THREAD_NAME });
   }
 
+  /** Opens the engine and replays the write-ahead log before resolving. */
   static async open(opts: EngineOptions): Promise<Engine> {
+    const engine = await Engine.load(opts);
+    await engine.recover();
+    return engine;
+  }
+
+  /**
+   * Opens the catalog's indexes and segment files and reads the write-ahead log's document
+   * headers (ids, lids: a quick pass that also finds corruption), so that writes and searches
+   * can be taken at once; `recover()` then indexes the log's documents again in the background.
+   */
+  static async load(opts: EngineOptions): Promise<Engine> {
     await fs.promises.mkdir(opts.dataDir, { recursive: true });
     const wal = await Wal.open(path.join(opts.dataDir, 'wal'), { logger: opts.logger });
     const engine = new Engine(opts, wal);
     await engine.loadShards();
-    await engine.replayWal();
-    engine.flushTimer = setInterval(() => engine.flushAged(), Math.min(1000, opts.memtableMaxAgeMs)).unref();
-    engine.idleTimer = setInterval(() => engine.releaseIdle(), Math.max(250, Math.min(30_000, opts.idleIndexMs / 4))).unref();
+    await engine.readWalIdentities();
     return engine;
+  }
+
+  private recovery: Promise<void> | undefined;
+  private recoveredFlag = false;
+  private recoveryError: Error | undefined;
+
+  /** Why the replay failed (a corrupt log), if it did. */
+  get recoveryFailure(): Error | undefined {
+    return this.recoveryError;
+  }
+
+  /** True once the write-ahead log is replayed: every acknowledged document is searchable. */
+  get recovered(): boolean {
+    return this.recoveredFlag;
+  }
+
+  /**
+   * Replays the write-ahead log into memtables (once; later calls share it), then starts the
+   * flush and idle-release schedules. Rejects with the replay's error (a corrupt log).
+   */
+  recover(): Promise<void> {
+    this.recovery ??= (async () => {
+      let records: number;
+      try {
+        records = await this.replayWal();
+      } catch (err) {
+        this.recoveryError = err instanceof Error ? err : new Error(String(err));
+        throw err;
+      }
+      for (const shard of this.shards.values()) shard.endRecovery();
+      this.recoveredFlag = true;
+      // flushes committed during the replay could not let their log files go until now
+      if (records > 0) void this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err }, 'write-ahead log truncation after the replay failed'));
+      this.flushTimer = setInterval(() => this.flushAged(), Math.min(1000, this.opts.memtableMaxAgeMs)).unref();
+      this.idleTimer = setInterval(() => this.releaseIdle(), Math.max(250, Math.min(30_000, this.opts.idleIndexMs / 4))).unref();
+      // a replay does not flush as it goes: memtables it filled past their size go now
+      for (const shard of this.shards.values()) this.flushIfFull(shard);
+      this.flushIfLogFull();
+    })();
+    return this.recovery;
   }
 
   private async loadShards(): Promise<void> {
@@ -127,39 +182,63 @@ export class Engine {
     if (max > 0n) this.ids.observe(max);
   }
 
-  private async replayWal(): Promise<void> {
+  /**
+   * The first pass over the write-ahead log: new ids and lids must follow every one it holds,
+   * and each index with documents to replay gets a memtable for them (see IndexShard).
+   */
+  private async readWalIdentities(): Promise<void> {
+    for await (const { seq, payload } of this.wal.replay()) {
+      const record = new WalRecordReader(payload, `wal seq ${seq}`);
+      const shard = this.shards.get(record.index);
+      while (record.next()) {
+        this.ids.observe(record.id);
+        if (!shard || !replaysInto(shard, record)) continue;
+        shard.observeLid(record.lid);
+        if (record.lid > shard.durableMaxLid()) shard.beginRecovery();
+      }
+    }
+  }
+
+  /**
+   * Indexes again what the write-ahead log holds beyond the committed segments, with the write's
+   * own fast path over the stored sources. Writes and searches go on meanwhile: the event loop
+   * gets a turn after each record.
+   */
+  private async replayWal(): Promise<number> {
+    const started = performance.now();
+    let records = 0;
     let replayed = 0;
     let skipped = 0;
+    const scanned: ScannedDocument = { ts: NaN, keepEnd: 0 };
     for await (const { seq, payload } of this.wal.replay()) {
-      const batch = decodeWalBatch(payload, `wal seq ${seq}`);
-      const shard = this.shards.get(batch.index);
-      // a write's index is in the catalog before its WAL record is appended, so a batch whose
-      // index is gone belongs to a deleted index, and one older than the index to an earlier
-      // index of the same name
-      if (!shard) {
-        for (const d of batch.docs) this.ids.observe(d.id);
-        skipped += batch.docs.length;
-        continue;
-      }
-      const durable = shard.durableMaxLid();
-      const docs: IndexedDocument[] = [];
-      for (const d of batch.docs) {
-        this.ids.observe(d.id);
-        if (idTimestampMs(d.id) < shard.createdAtMs) {
+      records++;
+      const record = new WalRecordReader(payload, `wal seq ${seq}`);
+      const shard = this.shards.get(record.index);
+      const batch = shard ? new ShardWriteBatch(payload, shard.fieldSlots.list, record.count) : undefined;
+      const durable = shard ? shard.durableMaxLid() : 0;
+      while (record.next()) {
+        if (!shard || !batch || !replaysInto(shard, record) || record.lid <= durable) {
           skipped++;
           continue;
         }
-        shard.observeLid(d.lid);
-        if (d.lid <= durable) {
-          skipped++;
-          continue;
+        const { id, ts, lid, sourceStart, sourceEnd } = record;
+        if (shard.fieldSlots.ready && shard.storedSourceScanner.scan(payload, sourceStart, sourceEnd, batch.values, scanned)) {
+          batch.addStored(id, ts, lid, sourceStart, sourceEnd);
+        } else {
+          batch.addGeneral(buildDocument(JSON.parse(record.source()), shard.mapping, { id, lid }, ts));
         }
-        docs.push(buildDocument(JSON.parse(d.source), shard.mapping, { id: d.id, lid: d.lid }, d.ts));
       }
-      shard.addDurable(docs, seq);
-      replayed += docs.length;
+      if (shard && batch && batch.size > 0) {
+        batch.walRecord(shard.name);
+        shard.addRecovered(batch, seq);
+        replayed += batch.size;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    if (replayed > 0 || skipped > 0) this.opts.logger.info({ replayed, skipped }, 'write-ahead log replayed');
+    if (replayed > 0 || skipped > 0) {
+      this.opts.logger.info({ replayed, skipped, ms: Math.round(performance.now() - started) }, 'write-ahead log replayed');
+    }
+    return records;
   }
 
   /** alias → indexes; kept in step with the catalog by whoever changes aliases */
@@ -328,9 +407,33 @@ export class Engine {
     const { seq } = await this.wal.append(entries.map((e) => e.batch.walRecord(e.shard.name)));
     for (const { shard, batch } of entries) {
       shard.addBatch(batch, seq, this.opts.onDocumentIndexed);
-      if (shard.memtableBytes >= this.opts.memtableMaxBytes) void this.flushShard(shard).catch(() => undefined);
+      this.flushIfFull(shard);
     }
+    this.flushIfLogFull();
     return outcomes;
+  }
+
+  private flushIfFull(shard: IndexShard): void {
+    if (shard.memtableBytes >= this.opts.memtableMaxBytes) void this.flushShard(shard).catch(() => undefined);
+  }
+
+  /** a flush started by flushIfLogFull that has not finished */
+  private logFlush: Promise<void> | undefined;
+
+  /**
+   * Bounds the replay after a crash: past 3/4 of the cap, the memtable holding most goes early,
+   * one at a time (so that a burst of writes does not cut many small segments).
+   */
+  private flushIfLogFull(): void {
+    if (this.logFlush || this.pendingStorageBytes() < this.opts.walMaxUnflushedBytes * 0.75) return;
+    let largest: IndexShard | undefined;
+    for (const shard of this.shards.values()) {
+      if (shard.activeSourceBytes > (largest?.activeSourceBytes ?? 0)) largest = shard;
+    }
+    if (!largest) return;
+    this.logFlush = this.flushShard(largest)
+      .catch(() => undefined)
+      .finally(() => (this.logFlush = undefined));
   }
 
   /** Search targets of the named indexes (which must exist). */
@@ -367,6 +470,7 @@ export class Engine {
   }
 
   async flush(indexes: readonly string[] = this.indexNames()): Promise<void> {
+    if (!this.recoveredFlag) await this.recover();
     await Promise.all(indexes.map((name) => this.flushShard(this.requireShard(name))));
   }
 
@@ -376,7 +480,8 @@ export class Engine {
    */
   private adopt(shard: IndexShard): IndexShard {
     shard.onSegmentFlushed = () => {
-      this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err, index: shard.name }, 'write-ahead log truncation after a flush failed'));
+      // during the replay, files it has still to read must stay: recover() truncates after it
+      if (this.recoveredFlag) this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err, index: shard.name }, 'write-ahead log truncation after a flush failed'));
       if (!shard.closed) void this.compactor.schedule(shard);
     };
     return shard;
@@ -436,6 +541,7 @@ export class Engine {
   }
 
   async deleteIndex(name: string): Promise<void> {
+    if (!this.recoveredFlag) await this.recover();
     const shard = this.requireShard(name);
     this.shards.delete(name);
     shard.closed = true;
@@ -458,8 +564,13 @@ export class Engine {
     clearInterval(this.idleTimer);
     for (const shard of this.shards.values()) shard.closed = true;
     try {
+      // after a failed replay the log holds documents no memtable has: flushing must not let it go
+      const replayed = await this.recovery?.then(
+        () => true,
+        () => false,
+      );
       await this.compactor.idle();
-      await this.flush();
+      if (replayed) await this.flush();
     } finally {
       for (const shard of this.shards.values()) await shard.close();
       await this.flushWriter.close();
@@ -483,6 +594,15 @@ function initialMappings(init: NewIndexInit, lenient: boolean): unknown {
   }
   update.commit();
   return mapping.toJSON();
+}
+
+/**
+ * Whether a logged document belongs to this shard's index: a write's index is in the catalog
+ * before its WAL record is appended, so a record whose index is gone belongs to a deleted index,
+ * and one older than the index to an earlier index of the same name.
+ */
+function replaysInto(shard: IndexShard, record: WalRecordReader): boolean {
+  return idTimestampMs(record.id) >= shard.createdAtMs;
 }
 
 /** The smallest `_id` of millisecond `ms`. */

@@ -53,13 +53,14 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     await metastore.close();
     throw err;
   }
-  const engine = await Engine.open({
+  const engine = await Engine.load({
     dataDir: config.dataDir,
     catalog: metastoreCatalog(metastore),
     segmentStore: objectStore,
     logger,
     memtableMaxBytes: config.memtableMaxBytes,
     memtableMaxAgeMs: config.memtableMaxAgeMs,
+    walMaxUnflushedBytes: config.walMaxUnflushedBytes,
     idleIndexMs: config.idleIndexMs,
     onDocumentIndexed: documentMetricsRecorder(metrics),
     compactionEvents: compactionMetrics(metrics),
@@ -89,6 +90,11 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, dataDir: config.dataDir, objectStore: objectStore.uri, rbac: config.rbac.enabled }, 'svc is listening');
+  // writes and searches are taken during the replay; readiness waits for it
+  engine.recover().then(
+    () => logger.info('ready'),
+    (err: unknown) => logger.error({ err }, 'the write-ahead log could not be replayed; the node stays not ready'),
+  );
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -50,3 +50,8 @@ export function normalizeStorePrefix(prefix: string): string {
   checkKey(trimmed);
   return `${trimmed}/`;
 }
+
+/** How an S3 store names itself in logs and errors (credentials never appear). */
+export function s3StoreUri(bucket: string, prefix: string, endpoint: string | undefined): string {
+  return `s3://${bucket}/${normalizeStorePrefix(prefix)}${endpoint ? ` (${endpoint})` : ''}`;
+}

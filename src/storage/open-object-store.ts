@@ -5,16 +5,17 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AzureBlobObjectStore, type AzureBlobObjectStoreOptions } from './azure-object-store.js';
+import type { AzureBlobObjectStoreOptions } from './azure-object-store.js';
 import { parseAzureSasUrl, redactUrl } from './azure-sas.js';
 import { ObjectStoreConfigError } from './errors.js';
-import { normalizeStorePrefix } from './keys.js';
+import { normalizeStorePrefix, s3StoreUri } from './keys.js';
 import { LocalObjectStore } from './local-object-store.js';
 import { MetricsObjectStore, type ObjectStoreHooks } from './metrics-object-store.js';
 import type { ObjectStore } from './object-store.js';
 import { checkRetryPolicy, DEFAULT_RETRY_POLICY, type RetryListener, type RetryPolicy } from './retry.js';
 import { RetryingObjectStore } from './retrying-object-store.js';
-import { S3ObjectStore, type S3Credentials, type S3ObjectStoreOptions } from './s3-object-store.js';
+import type { S3Credentials, S3ObjectStoreOptions } from './s3-object-store.js';
+import { LazyObjectStore } from './lazy-object-store.js';
 
 export interface S3Location {
   kind: 's3';
@@ -92,11 +93,16 @@ export function openObjectStore(spec: string, options: OpenObjectStoreOptions = 
     case 'local':
       store = new LocalObjectStore(location.path);
       break;
-    case 'azure':
-      store = new AzureBlobObjectStore(location.sasUrl, { ...tuning, partRetry: retry, ...onRetry });
+    case 'azure': {
+      const azureOptions: AzureBlobObjectStoreOptions = { ...tuning, partRetry: retry, ...onRetry };
+      store = new LazyObjectStore(parseAzureSasUrl(location.sasUrl).redactedUri, async () => {
+        const { AzureBlobObjectStore } = await import('./azure-object-store.js');
+        return new AzureBlobObjectStore(location.sasUrl, azureOptions);
+      });
       break;
-    case 's3':
-      store = new S3ObjectStore({
+    }
+    case 's3': {
+      const s3Options: S3ObjectStoreOptions = {
         ...tuning,
         bucket: location.bucket,
         prefix: location.prefix,
@@ -106,8 +112,13 @@ export function openObjectStore(spec: string, options: OpenObjectStoreOptions = 
         ...(options.s3Credentials ? { credentials: options.s3Credentials } : {}),
         partRetry: retry,
         ...onRetry,
+      };
+      store = new LazyObjectStore(s3StoreUri(s3Options.bucket, s3Options.prefix ?? '', s3Options.endpoint), async () => {
+        const { S3ObjectStore } = await import('./s3-object-store.js');
+        return new S3ObjectStore(s3Options);
       });
       break;
+    }
   }
   if (retry.maxAttempts > 1) store = new RetryingObjectStore(store, retry, options.onRetry);
   if (options.hooks) store = new MetricsObjectStore(store, options.hooks);

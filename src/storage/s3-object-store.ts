@@ -27,7 +27,7 @@ import { ObjectRangeError, ObjectStoreConfigError, ObjectStoreRequestError, isTr
 import { checkRange, totalFromContentRange } from './byte-range.js';
 import { streamToBuffer, streamToFile } from './file-io.js';
 import { uploadFileParts } from './file-parts.js';
-import { checkKey, checkPrefix, normalizeStorePrefix } from './keys.js';
+import { checkKey, checkPrefix, normalizeStorePrefix, s3StoreUri } from './keys.js';
 import type { ListedObject, ObjectMeta, ObjectStore, PutBody, VerifyOptions } from './object-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryListener, type RetryPolicy } from './retry.js';
 
@@ -85,7 +85,7 @@ export class S3ObjectStore implements ObjectStore {
   constructor(options: S3ObjectStoreOptions) {
     this.bucket = options.bucket;
     this.prefix = normalizeStorePrefix(options.prefix ?? '');
-    this.uri = `s3://${this.bucket}/${this.prefix}${options.endpoint ? ` (${options.endpoint})` : ''}`;
+    this.uri = s3StoreUri(this.bucket, this.prefix, options.endpoint);
     this.multipartThresholdBytes = options.multipartThresholdBytes ?? 64 * MiB;
     this.partSizeBytes = Math.max(MIN_PART_BYTES, options.partSizeBytes ?? 16 * MiB);
     this.uploadConcurrency = options.uploadConcurrency ?? 4;

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ContainerClient } from '@azure/storage-blob';
 import { ObjectNotFoundError } from '../../src/common/errors.js';
-import { AzureBlobObjectStore, ObjectStoreConfigError, openObjectStore, type ObjectStore } from '../../src/storage/index.js';
+import { ObjectStoreConfigError, openObjectStore, type ObjectStore } from '../../src/storage/index.js';
+import { AzureBlobObjectStore } from '../../src/storage/azure-object-store.js';
 import { azuriteUnavailable, startAzurite, type AzuriteServer } from '../support/azurite.js';
 import { describeObjectStore } from './behaviour.js';
 

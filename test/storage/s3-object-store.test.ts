@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { S3Client } from '@aws-sdk/client-s3';
 import { ObjectNotFoundError } from '../../src/common/errors.js';
-import { ObjectStoreConfigError, openObjectStore, S3ObjectStore, type ObjectStore } from '../../src/storage/index.js';
+import { ObjectStoreConfigError, openObjectStore, type ObjectStore } from '../../src/storage/index.js';
+import { S3ObjectStore } from '../../src/storage/s3-object-store.js';
 import { s3Unavailable, S3RVER_CREDENTIALS, startS3, type S3Server } from '../support/s3.js';
 import { describeObjectStore } from './behaviour.js';
 

@@ -10,11 +10,13 @@ import { hashBytes, TermHash } from '../memtable/index.js';
 
 /** `_ts`: read by the scanner itself */
 export const SLOT_TS = -1;
-/** a key the scanner leaves to the general path: not mapped yet, or metadata (`_id`, `_lid`, …) */
+/** a key the scanner leaves to the general path: not mapped yet, or metadata (`_id`, `_index`, …) */
 export const SLOT_GENERAL = -2;
+/** `_lid`: set by the service in stored sources; only a replay of them reads past it */
+export const SLOT_LID = -3;
 
-/** Keys that are never an ordinary field: metadata, `_lid` (set by the service), and one JS hazard. */
-const GENERAL_KEYS: ReadonlySet<string> = new Set(['_id', '_index', '_lid', '__proto__']);
+/** Keys that are never an ordinary field: metadata and one JS hazard. */
+const GENERAL_KEYS: ReadonlySet<string> = new Set(['_id', '_index', '__proto__']);
 
 export class FieldSlots {
   readonly list: FieldSlot[] = [];
@@ -33,7 +35,7 @@ export class FieldSlots {
     return this.isReady;
   }
 
-  /** The slot of the key bytes [start, end) (ASCII, no escapes), SLOT_TS, or SLOT_GENERAL. */
+  /** The slot of the key bytes [start, end) (ASCII, no escapes), SLOT_TS, SLOT_LID or SLOT_GENERAL. */
   slotOf(bytes: Uint8Array, start: number, end: number): number {
     const hash = hashBytes(bytes, start, end, 0);
     const t = this.keys.find(0, bytes, start, end, hash);
@@ -41,6 +43,7 @@ export class FieldSlots {
     const name = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
     if (GENERAL_KEYS.has(name)) return this.remember(bytes, start, end, hash, SLOT_GENERAL);
     if (name === '_ts') return this.remember(bytes, start, end, hash, SLOT_TS);
+    if (name === '_lid') return this.remember(bytes, start, end, hash, SLOT_LID);
     // not remembered: once the general path has typed the field, it gets a slot
     const type = this.mapping.mappedType(name);
     if (type === undefined) return SLOT_GENERAL;

@@ -5,4 +5,4 @@
 export { DocumentScanner, type ScannedDocument } from './scan-document.js';
 export { FieldSlots } from './field-slots.js';
 export { ShardWriteBatch } from './shard-write-batch.js';
-export { decodeWalBatch, type WalBatch, type WalDocument } from './wal-record.js';
+export { WalRecordReader } from './wal-record.js';

@@ -9,7 +9,7 @@
  */
 import { parseDateValue } from '../../common/date-math.js';
 import type { FieldSlots } from './field-slots.js';
-import { SLOT_GENERAL, SLOT_TS } from './field-slots.js';
+import { SLOT_GENERAL, SLOT_LID, SLOT_TS } from './field-slots.js';
 import type { ScannedValueList } from './scanned-value-list.js';
 
 const QUOTE = 0x22;
@@ -50,7 +50,14 @@ export class DocumentScanner {
   private numIsInteger = false;
   private strHasEscape = false;
 
-  constructor(private readonly slots: FieldSlots) {}
+  constructor(
+    private readonly slots: FieldSlots,
+    /**
+     * Replaying stored sources: they end with the `_lid` the service appended, which the scan
+     * then passes over (the WAL record carries it); a sent document's `_lid` is the general path's.
+     */
+    private readonly storedSources = false,
+  ) {}
 
   /**
    * Scans bytes [start, end) (one NDJSON line); on success appends its values to `out` and
@@ -99,6 +106,8 @@ export class DocumentScanner {
         if (kind === QUOTE || kind === 0x6e /* null */ || kind === 0x74 || kind === 0x66 || !this.numIsInteger || !Number.isNaN(doc.ts)) return false;
         if (parseDateValue(this.numValue) !== this.numValue) return false;
         doc.ts = this.numValue;
+      } else if (slot === SLOT_LID) {
+        if (!this.storedSources || !(kind === MINUS || (kind >= ZERO && kind <= NINE)) || !this.numIsInteger) return false;
       } else if (!this.addValue(slot, kind, valueStart, i, serial, out)) {
         return false;
       }

@@ -1,6 +1,7 @@
 /**
  * The documents of one write for one index, in request order: scanned ones (values in a
  * ScannedValueList, source as a byte range of the request) and general ones (IndexedDocuments).
+ * A replay of the write-ahead log fills one from a record's bytes the same way.
  * It renders the batch's write-ahead log record straight from the request bytes, and after the
  * record is durable adds every document to a memtable, taking the sources from the record.
  */
@@ -62,6 +63,21 @@ export class ShardWriteBatch {
     this.keepStart[k] = keepStart;
     this.keepEnd[k] = keepEnd;
     this.suffixes[k] = textHasTs ? `,"_lid":${lid}}` : `,"_ts":${ts},"_lid":${lid}}`;
+    this.valueEnd[k] = this.values.length;
+  }
+
+  /**
+   * A document replayed from the write-ahead log whose stored source (bytes [start, end), `_lid`
+   * included) the scanner took: the source is kept as it is.
+   */
+  addStored(id: bigint, ts: number, lid: number, start: number, end: number): void {
+    const k = this.count++;
+    this.ids[k] = id;
+    this.ts[k] = ts;
+    this.lids[k] = lid;
+    this.keepStart[k] = start;
+    this.keepEnd[k] = end;
+    this.suffixes[k] = '';
     this.valueEnd[k] = this.values.length;
   }
 

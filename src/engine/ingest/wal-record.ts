@@ -2,23 +2,11 @@
  * The payload of a write-ahead log record: the documents of one bulk request for one index.
  * Layout (little endian): u8 kind (1 = documents), u16 index name length, index name (UTF-8),
  * u32 document count, then per document: u64 `_id`, f64 `_ts`, f64 `_lid`, u32 source length,
- * source (UTF-8 JSON text). Replay rebuilds each document from its stored source.
+ * source (UTF-8 JSON text). Replay indexes each document again from its stored source.
  */
 import { CorruptionError } from '../../common/index.js';
 
 const KIND_DOCUMENTS = 1;
-
-export interface WalDocument {
-  id: bigint;
-  ts: number;
-  lid: number;
-  source: string;
-}
-
-export interface WalBatch {
-  index: string;
-  docs: WalDocument[];
-}
 
 /** Bytes of a document's fixed header in a record: `_id`, `_ts`, `_lid`, source length. */
 export const WAL_DOC_HEADER_BYTES = 28;
@@ -45,31 +33,64 @@ export function writeWalDocHeader(buf: Buffer, o: number, id: bigint, ts: number
   return o + WAL_DOC_HEADER_BYTES;
 }
 
-export function decodeWalBatch(buf: Buffer, where: string): WalBatch {
-  try {
-    let o = 0;
-    const kind = buf.readUInt8(o);
-    o += 1;
-    if (kind !== KIND_DOCUMENTS) throw new Error(`unknown record kind ${kind}`);
-    const nameLength = buf.readUInt16LE(o);
-    o += 2;
-    const index = buf.toString('utf8', o, o + nameLength);
-    o += nameLength;
-    const count = buf.readUInt32LE(o);
-    o += 4;
-    const docs: WalDocument[] = new Array(count);
-    for (let i = 0; i < count; i++) {
-      const id = buf.readBigUInt64LE(o);
-      const ts = buf.readDoubleLE(o + 8);
-      const lid = buf.readDoubleLE(o + 16);
-      const length = buf.readUInt32LE(o + 24);
-      o += 28;
-      if (o + length > buf.length) throw new Error('source runs past the record');
-      docs[i] = { id, ts, lid, source: buf.toString('utf8', o, o + length) };
-      o += length;
+/**
+ * Reads a record in place: its index, then one document header at a time, without copying the
+ * sources (they are byte ranges of the record). Malformed bytes throw CorruptionError.
+ */
+export class WalRecordReader {
+  readonly index: string;
+  readonly count: number;
+  id = 0n;
+  ts = 0;
+  lid = 0;
+  /** the current document's source is bytes [sourceStart, sourceEnd) of the record */
+  sourceStart = 0;
+  sourceEnd = 0;
+  private offset: number;
+  private read = 0;
+
+  constructor(
+    readonly record: Buffer,
+    private readonly where: string,
+  ) {
+    try {
+      const kind = record.readUInt8(0);
+      if (kind !== KIND_DOCUMENTS) throw new Error(`unknown record kind ${kind}`);
+      const nameLength = record.readUInt16LE(1);
+      this.index = record.toString('utf8', 3, 3 + nameLength);
+      this.count = record.readUInt32LE(3 + nameLength);
+      this.offset = 7 + nameLength;
+    } catch (err) {
+      throw this.corrupt(err);
     }
-    return { index, docs };
-  } catch (err) {
-    throw new CorruptionError(where, `bad write-ahead log record: ${(err as Error).message}`);
+  }
+
+  /** Moves to the next document; false after the last. */
+  next(): boolean {
+    if (this.read === this.count) return false;
+    try {
+      const o = this.offset;
+      this.id = this.record.readBigUInt64LE(o);
+      this.ts = this.record.readDoubleLE(o + 8);
+      this.lid = this.record.readDoubleLE(o + 16);
+      const length = this.record.readUInt32LE(o + 24);
+      this.sourceStart = o + WAL_DOC_HEADER_BYTES;
+      this.sourceEnd = this.sourceStart + length;
+      if (this.sourceEnd > this.record.length) throw new Error('source runs past the record');
+    } catch (err) {
+      throw this.corrupt(err);
+    }
+    this.offset = this.sourceEnd;
+    this.read++;
+    return true;
+  }
+
+  /** The current document's source as text. */
+  source(): string {
+    return this.record.toString('utf8', this.sourceStart, this.sourceEnd);
+  }
+
+  private corrupt(err: unknown): CorruptionError {
+    return new CorruptionError(this.where, `bad write-ahead log record: ${(err as Error).message}`);
   }
 }

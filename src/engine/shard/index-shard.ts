@@ -7,7 +7,6 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SegmentReader } from '../segment-reader.js';
 import type { SearchTarget } from '../search/types.js';
-import type { IndexedDocument } from '../document/index.js';
 import { IndexMapping } from '../mapping/index.js';
 import { Memtable } from '../memtable/index.js';
 import { openSegment } from '../segment/index.js';
@@ -41,8 +40,17 @@ export class IndexShard {
   /** the fast path of writes: JSON key bytes → mapped fields, and the document scanner */
   readonly fieldSlots: FieldSlots;
   readonly scanner: DocumentScanner;
+  /** the fast path of a write-ahead log replay: stored sources, `_lid` included */
+  readonly storedSourceScanner: DocumentScanner;
   private active: PendingMemtable;
   private readonly flushing: PendingMemtable[] = [];
+  /**
+   * While the write-ahead log is replayed: the memtable its documents go to. Their lids are
+   * below those of writes taken meanwhile, so it is committed before any memtable after it.
+   */
+  private recovering: PendingMemtable | null = null;
+  private recoveryEnded: Promise<void> = Promise.resolve();
+  private endRecoveryWait: (() => void) | undefined;
   private segments: OpenSegment[] = [];
   private nextLidValue: number;
   private flushChain: Promise<void> = Promise.resolve();
@@ -73,9 +81,10 @@ export class IndexShard {
     this.mappingVersionCommitted = this.mapping.version;
     this.fieldSlots = new FieldSlots(this.mapping);
     this.scanner = new DocumentScanner(this.fieldSlots);
+    this.storedSourceScanner = new DocumentScanner(this.fieldSlots, true);
     this.segments = [...segments].sort((a, b) => a.record.maxLid - b.record.maxLid);
     this.nextLidValue = this.durableMaxLid() + 1;
-    this.active = { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
+    this.active = newPending();
   }
 
   /** Largest `_lid` held by committed segments: WAL replay skips documents at or below it. */
@@ -99,24 +108,44 @@ export class IndexShard {
     if (lid >= this.nextLidValue) this.nextLidValue = lid + 1;
   }
 
-  /** Adds durable documents (their WAL record is on disk) so they are searchable at once. */
-  addDurable(docs: readonly IndexedDocument[], walSeq: number): void {
-    if (docs.length === 0) return;
-    if (this.active.firstWalSeq === null) this.active.firstWalSeq = walSeq;
-    for (const doc of docs) {
-      this.active.memtable.add(doc);
-      this.active.sourceBytes += doc.source.length;
-    }
+  /** Adds the documents of a write whose WAL record (`batch.walRecord`) is on disk. */
+  addBatch(batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): void {
+    addTo(this.active, batch, walSeq, indexed);
     this.lastUsedMs = Date.now();
   }
 
-  /** Adds the documents of a write whose WAL record (`batch.walRecord`) is on disk. */
-  addBatch(batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): void {
-    if (batch.size === 0) return;
-    if (this.active.firstWalSeq === null) this.active.firstWalSeq = walSeq;
-    batch.addTo(this.active.memtable, indexed);
-    this.active.sourceBytes += batch.sourceBytes;
-    this.lastUsedMs = Date.now();
+  /** The write-ahead log holds documents of this index to replay: they get a memtable of their own. */
+  beginRecovery(): void {
+    if (this.recovering) return;
+    this.recovering = newPending();
+    this.recoveryEnded = new Promise((resolve) => (this.endRecoveryWait = resolve));
+  }
+
+  /** Adds replayed documents (see beginRecovery). */
+  addRecovered(batch: ShardWriteBatch, walSeq: number): void {
+    if (!this.recovering) throw new Error(`index [${this.name}] is not recovering`);
+    addTo(this.recovering, batch, walSeq);
+  }
+
+  /**
+   * The replay is done: its memtable takes writes when none came meanwhile, else it is flushed
+   * ahead of them. Flushes asked for during the replay go on from here.
+   */
+  endRecovery(): void {
+    const recovered = this.recovering;
+    if (!recovered) return;
+    this.recovering = null;
+    if (this.active.memtable.numDocs === 0) this.active = recovered;
+    else if (recovered.memtable.numDocs > 0) {
+      this.flushing.unshift(recovered);
+      void this.drainFlushQueue().catch(() => undefined);
+    }
+    this.endRecoveryWait?.();
+  }
+
+  /** Memtables not yet committed, in lid order: the replayed one, those being flushed, the active one. */
+  private pendingMemtables(): PendingMemtable[] {
+    return this.recovering ? [this.recovering, ...this.flushing, this.active] : [...this.flushing, this.active];
   }
 
   get memtableBytes(): number {
@@ -129,30 +158,35 @@ export class IndexShard {
 
   /** Bytes held in memory that are not yet in segment files (the write budget counts these). */
   get unflushedBytes(): number {
-    let total = this.active.memtable.approxBytes;
-    for (const p of this.flushing) total += p.memtable.approxBytes;
+    let total = 0;
+    for (const p of this.pendingMemtables()) total += p.memtable.approxBytes;
     return total;
+  }
+
+  /** Source bytes of the memtable taking writes (not yet handed to a flush). */
+  get activeSourceBytes(): number {
+    return this.active.sourceBytes;
   }
 
   /** Document bytes accepted but not yet in a segment file in the object store (the write budget). */
   get pendingStorageBytes(): number {
-    let total = this.active.sourceBytes;
-    for (const p of this.flushing) total += p.sourceBytes;
+    let total = 0;
+    for (const p of this.pendingMemtables()) total += p.sourceBytes;
     return total;
   }
 
   /** Oldest WAL file that still holds unflushed documents of this index, or null. */
   oldestWalSeq(): number | null {
     let min: number | null = null;
-    for (const p of [...this.flushing, this.active]) {
+    for (const p of this.pendingMemtables()) {
       if (p.firstWalSeq !== null && (min === null || p.firstWalSeq < min)) min = p.firstWalSeq;
     }
     return min;
   }
 
   get docCount(): number {
-    let n = this.active.memtable.numDocs;
-    for (const p of this.flushing) n += p.memtable.numDocs;
+    let n = 0;
+    for (const p of this.pendingMemtables()) n += p.memtable.numDocs;
     for (const s of this.segments) n += s.record.numDocs;
     return n;
   }
@@ -176,8 +210,7 @@ export class IndexShard {
       s.reader ??= openSegment(filePath, s.record.id);
       targets.push({ index: this.name, segment: s.reader, filePath });
     }
-    for (const p of this.flushing) targets.push({ index: this.name, segment: p.memtable });
-    targets.push({ index: this.name, segment: this.active.memtable });
+    for (const p of this.pendingMemtables()) targets.push({ index: this.name, segment: p.memtable });
     return targets;
   }
 
@@ -189,10 +222,16 @@ export class IndexShard {
   flush(): Promise<void> {
     if (this.active.memtable.numDocs > 0) {
       this.flushing.push(this.active);
-      this.active = { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
+      this.active = newPending();
     }
+    return this.drainFlushQueue();
+  }
+
+  /** Commits the queued memtables in order, after the replay's (which holds lower lids). */
+  private drainFlushQueue(): Promise<void> {
     this.flushChain = this.flushChain
       .catch(() => undefined)
+      .then(() => this.recoveryEnded)
       .then(async () => {
         while (this.flushing.length > 0) await this.flushOne(this.flushing[0]!);
       });
@@ -250,7 +289,7 @@ export class IndexShard {
 
   /** True when nothing of this index is held in memory but open segment files. */
   get holdsOnlySegments(): boolean {
-    return this.active.memtable.numDocs === 0 && this.flushing.length === 0;
+    return this.active.memtable.numDocs === 0 && this.flushing.length === 0 && this.recovering === null;
   }
 
   /**
@@ -273,4 +312,15 @@ export class IndexShard {
     for (const s of this.segments) s.reader?.close();
     this.segments = [];
   }
+}
+
+function newPending(): PendingMemtable {
+  return { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
+}
+
+function addTo(pending: PendingMemtable, batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): void {
+  if (batch.size === 0) return;
+  if (pending.firstWalSeq === null) pending.firstWalSeq = walSeq;
+  batch.addTo(pending.memtable, indexed);
+  pending.sourceBytes += batch.sourceBytes;
 }

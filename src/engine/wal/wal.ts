@@ -85,7 +85,12 @@ export class Wal {
     private readonly maxFileBytes: number,
     private readonly logger: WalLogger,
     private nextSeq: number,
-  ) {}
+  ) {
+    this.firstNewSeq = nextSeq;
+  }
+
+  /** files below this seq existed at open: the ones replay reads */
+  private readonly firstNewSeq: number;
 
   static async open(dir: string, opts: WalOptions = {}): Promise<Wal> {
     const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -129,17 +134,17 @@ export class Wal {
   }
 
   /**
-   * Reads every record of every file, oldest first. Call it after open and before the first
-   * append. A torn tail of the newest file is logged and cut off; corruption anywhere else
-   * throws CorruptionError before any record of that file is yielded.
+   * Reads every record of the files that existed at open, oldest first. Appends may run
+   * meanwhile (they go to newer files), and a replay may be read more than once, but files
+   * must not be removed under it. A torn tail of the newest of those files is logged and cut
+   * off; corruption anywhere else throws CorruptionError before any record of that file is
+   * yielded.
    */
   async *replay(): AsyncGenerator<WalRecord> {
-    if (this.file || this.draining || this.replaying || this.stats.filesCreated > 0) {
-      throw new Error('wal replay must run before the first append or rotate');
-    }
+    if (this.replaying) throw new Error('wal replay is already running');
     this.replaying = true;
     try {
-      const seqs = await listSeqs(this.dir);
+      const seqs = (await listSeqs(this.dir)).filter((seq) => seq < this.firstNewSeq);
       for (let i = 0; i < seqs.length; i++) {
         const seq = seqs[i]!;
         const isLast = i === seqs.length - 1;
@@ -189,7 +194,6 @@ export class Wal {
 
   private refusal(): Error | undefined {
     if (this.closed) return new Error('wal is closed');
-    if (this.replaying) return new Error('wal cannot take writes during replay');
     if (this.failure !== undefined) return new Error(`wal failed earlier and takes no more writes: ${describe(this.failure)}`);
     return undefined;
   }

@@ -35,6 +35,11 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
       `rejected bulk request: ${pending} bytes are waiting for storage, over the budget of ${deps.config.storageMaxPendingBytes} bytes; retry later`,
     );
   }
+  if (pending > deps.config.walMaxUnflushedBytes) {
+    throw new TooManyRequestsError(
+      `rejected bulk request: ${pending} bytes of the write-ahead log are not flushed yet, over SVC_WAL_MAX_UNFLUSHED_BYTES (${deps.config.walMaxUnflushedBytes}); retry later`,
+    );
+  }
   // a refused request wrote nothing: usage counts only bodies taken in
   const body = bodyBuffer(request.body);
   deps.metrics.usageWriteBytes.inc(body.length);

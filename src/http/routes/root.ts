@@ -31,6 +31,10 @@ export function registerRootRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/health/livez', async () => ({ status: 'alive' }));
   app.get('/health/readyz', async (_req, reply) => {
     if (deps.lifecycle.shuttingDown) return reply.code(503).send({ status: 'shutting_down' });
+    const failure = deps.engine.recoveryFailure;
+    if (failure) return reply.code(503).send({ status: 'recovery_failed', reason: failure.message });
+    // until the write-ahead log is replayed, searches miss some acknowledged documents
+    if (!deps.engine.recovered) return reply.code(503).send({ status: 'recovering' });
     return { status: 'ready' };
   });
 

@@ -20,6 +20,7 @@ async function openEngine(dataDir: string, metastore: Metastore, events?: Compac
     logger: pino({ level: 'silent' }),
     memtableMaxBytes: 1 << 30,
     memtableMaxAgeMs: 3_600_000,
+    walMaxUnflushedBytes: 1024 ** 3,
     idleIndexMs: 3_600_000,
     mergePolicy: policy,
     compactionEvents: events,

@@ -40,6 +40,7 @@ async function setup(policy: MergePolicyOptions): Promise<Setup> {
     logger: pino({ level: 'silent' }),
     memtableMaxBytes: 1 << 30,
     memtableMaxAgeMs: 3_600_000,
+    walMaxUnflushedBytes: 1024 ** 3,
     idleIndexMs: 3_600_000,
     mergePolicy: policy,
   });
@@ -211,6 +212,7 @@ describe('merges on the segment writer thread', () => {
       logger: pino({ level: 'silent' }),
       memtableMaxBytes: 1 << 30,
       memtableMaxAgeMs: 3_600_000,
+      walMaxUnflushedBytes: 1024 ** 3,
       idleIndexMs: 3_600_000,
     });
     open.push({ ...s, engine: reopened });

@@ -28,6 +28,7 @@ describe('query threads', () => {
       logger,
       memtableMaxBytes: 1 << 30,
       memtableMaxAgeMs: 3_600_000,
+      walMaxUnflushedBytes: 1024 ** 3,
       idleIndexMs: 3_600_000,
     });
     // two segment files and a memtable, with timestamps interleaved across them

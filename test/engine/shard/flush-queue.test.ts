@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { IndexShard } from '../../../src/engine/shard/index-shard.js';
 import { buildDocument } from '../../../src/engine/document/index.js';
+import { ShardWriteBatch } from '../../../src/engine/ingest/index.js';
 import { openMetastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
@@ -27,11 +28,13 @@ test('each memtable committed from the flush queue is reported at once, before t
     shard.onSegmentFlushed = () => seen.push({ segments: shard.segmentRecords().length, docs: shard.docCount });
     let lid = 0;
     const add = (n: number) => {
-      const docs = Array.from({ length: n }, () => {
+      const batch = new ShardWriteBatch(Buffer.alloc(0), shard.fieldSlots.list, n);
+      for (let i = 0; i < n; i++) {
         lid++;
-        return buildDocument({ _line: `line ${lid}` }, shard.mapping, { id: BigInt(lid), lid }, 1_700_000_000_000 + lid);
-      });
-      shard.addDurable(docs, 1);
+        batch.addGeneral(buildDocument({ _line: `line ${lid}` }, shard.mapping, { id: BigInt(lid), lid }, 1_700_000_000_000 + lid));
+      }
+      batch.walRecord(shard.name);
+      shard.addBatch(batch, 1);
     };
     add(100);
     const first = shard.flush();

@@ -212,15 +212,43 @@ test('reopening continues the sequence after the newest file', async (t) => {
 
 test('invalid use is refused', async (t) => {
   const dir = tempDir(t);
+  const first = await Wal.open(dir);
+  await first.append([buf('a'), buf('b')]);
+  await first.close();
   const wal = await Wal.open(dir);
   await assert.rejects(wal.append([Buffer.alloc(0)]), RangeError);
-  await wal.append([buf('a')]);
+  const running = wal.replay();
+  await running.next();
   await assert.rejects(async () => {
     for await (const _ of wal.replay()) void _;
-  }, /before the first append/);
+  }, /already running/);
+  await running.return(undefined);
   await wal.close();
   await assert.rejects(wal.append([buf('b')]), /closed/);
   await assert.rejects(Wal.open(dir, { maxFileBytes: 8 }), RangeError);
+});
+
+test('replay reads the files that existed at open, while appends go on to newer files', async (t) => {
+  const dir = tempDir(t);
+  const before = await Wal.open(dir);
+  await before.append([buf('old 1'), buf('old 2')]);
+  await before.close();
+
+  const wal = await Wal.open(dir);
+  const seen: string[] = [];
+  for await (const { payload } of wal.replay()) {
+    seen.push(payload.toString());
+    // a write taken during the replay is not replayed back
+    await wal.append([buf(`new after ${payload.toString()}`)]);
+  }
+  assert.deepEqual(seen, ['old 1', 'old 2']);
+  // a second pass reads the same files again (the engine reads ids and lids first)
+  assert.deepEqual((await replayAll(wal)).map((r) => r.text), ['old 1', 'old 2']);
+  await wal.close();
+
+  const reopened = await Wal.open(dir);
+  assert.deepEqual((await replayAll(reopened)).map((r) => r.text), ['old 1', 'old 2', 'new after old 1', 'new after old 2']);
+  await reopened.close();
 });
 
 test('close waits for appends still in flight', async (t) => {
