@@ -30,7 +30,7 @@ export const envSchema = z.object({
    * document bytes the write-ahead log may hold beyond the committed segments (what a restart
    * after a crash replays): flushes start at 3/4 of it, bulk writes get 429 past it
    */
-  SVC_WAL_MAX_UNFLUSHED_BYTES: positiveInt.default(256 * MiB),
+  SVC_WAL_MAX_UNFLUSHED_BYTES: positiveInt.default(128 * MiB),
   SVC_IDLE_INDEX_SECONDS: positiveInt.default(600),
 
   SVC_QUERY_THREADS: positiveInt.default(Math.max(1, os.availableParallelism())),
@@ -44,7 +44,7 @@ export const envSchema = z.object({
   SVC_OBJECT_STORE: z.string().default(''),
   /** PostgreSQL URL for the metastore; empty means the embedded SQLite file in the data dir */
   SVC_METASTORE_URL: z.string().default(''),
-  /** bytes written but not yet in the object store before bulk writes get 429 */
+  /** treasurer: bytes written but not yet in the object store before bulk writes get 429 */
   SVC_STORAGE_MAX_PENDING_BYTES: nonNegativeInt.default(2048 * MiB),
 
   SVC_RBAC: boolFlag.default(false),

@@ -115,12 +115,21 @@ export class Engine {
     await fs.promises.mkdir(opts.dataDir, { recursive: true });
     const wal = await Wal.open(path.join(opts.dataDir, 'wal'), { logger: opts.logger });
     const engine = new Engine(opts, wal);
+    const started = performance.now();
     await engine.loadShards();
+    const shardsLoaded = performance.now();
     await engine.readWalIdentities();
+    opts.logger.info(
+      { indexes: engine.shards.size, openMs: Math.round(shardsLoaded - started), walReadMs: Math.round(performance.now() - shardsLoaded) },
+      'catalog and write-ahead log read',
+    );
     return engine;
   }
 
   private recovery: Promise<void> | undefined;
+  /** found by the first pass over the log: records in it, and whether any must be indexed again */
+  private walRecordsAtOpen = 0;
+  private replayNeeded = false;
   private recoveredFlag = false;
   private recoveryError: Error | undefined;
 
@@ -140,9 +149,9 @@ export class Engine {
    */
   recover(): Promise<void> {
     this.recovery ??= (async () => {
-      let records: number;
       try {
-        records = await this.replayWal();
+        // nothing to index again (a clean stop): ready at once, without a turn of the event loop
+        if (this.replayNeeded) await this.replayWal();
       } catch (err) {
         this.recoveryError = err instanceof Error ? err : new Error(String(err));
         throw err;
@@ -150,7 +159,7 @@ export class Engine {
       for (const shard of this.shards.values()) shard.endRecovery();
       this.recoveredFlag = true;
       // flushes committed during the replay could not let their log files go until now
-      if (records > 0) void this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err }, 'write-ahead log truncation after the replay failed'));
+      if (this.walRecordsAtOpen > 0) void this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err }, 'write-ahead log truncation after the replay failed'));
       this.flushTimer = setInterval(() => this.flushAged(), Math.min(1000, this.opts.memtableMaxAgeMs)).unref();
       this.idleTimer = setInterval(() => this.releaseIdle(), Math.max(250, Math.min(30_000, this.opts.idleIndexMs / 4))).unref();
       // a replay does not flush as it goes: memtables it filled past their size go now
@@ -188,13 +197,17 @@ export class Engine {
    */
   private async readWalIdentities(): Promise<void> {
     for await (const { seq, payload } of this.wal.replay()) {
+      this.walRecordsAtOpen++;
       const record = new WalRecordReader(payload, `wal seq ${seq}`);
       const shard = this.shards.get(record.index);
       while (record.next()) {
         this.ids.observe(record.id);
         if (!shard || !replaysInto(shard, record)) continue;
         shard.observeLid(record.lid);
-        if (record.lid > shard.durableMaxLid()) shard.beginRecovery();
+        if (record.lid > shard.durableMaxLid()) {
+          shard.beginRecovery();
+          this.replayNeeded = true;
+        }
       }
     }
   }
@@ -204,14 +217,12 @@ export class Engine {
    * own fast path over the stored sources. Writes and searches go on meanwhile: the event loop
    * gets a turn after each record.
    */
-  private async replayWal(): Promise<number> {
+  private async replayWal(): Promise<void> {
     const started = performance.now();
-    let records = 0;
     let replayed = 0;
     let skipped = 0;
     const scanned: ScannedDocument = { ts: NaN, keepEnd: 0 };
     for await (const { seq, payload } of this.wal.replay()) {
-      records++;
       const record = new WalRecordReader(payload, `wal seq ${seq}`);
       const shard = this.shards.get(record.index);
       const batch = shard ? new ShardWriteBatch(payload, shard.fieldSlots.list, record.count) : undefined;
@@ -238,7 +249,6 @@ export class Engine {
     if (replayed > 0 || skipped > 0) {
       this.opts.logger.info({ replayed, skipped, ms: Math.round(performance.now() - started) }, 'write-ahead log replayed');
     }
-    return records;
   }
 
   /** alias → indexes; kept in step with the catalog by whoever changes aliases */

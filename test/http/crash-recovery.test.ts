@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { exited, ndjson, request, spawnNode, tempDir, type ChildNode, type JsonResponse } from '../support/node.js';
+import { exited, ndjson, request, spawnNode, tempDir, waitReady, type ChildNode, type JsonResponse } from '../support/node.js';
 
 interface BulkBody {
   errors: boolean;
@@ -117,6 +117,8 @@ describe('crash recovery', () => {
 
     node = await spawnNode(dataDir, env);
     const restartedUrl = node.url;
+    // searches are answered during the replay; all acknowledged documents are there once it is done
+    await waitReady(restartedUrl);
     const seen = new Map<string, number>();
     for (const batch of sent.keys()) {
       const res: JsonResponse<SearchBody> = await request<SearchBody>(`${restartedUrl}/crash/_search?q=batch:${batch}&size=${DOCS_PER_REQUEST * 2}`);
@@ -136,6 +138,7 @@ describe('crash recovery', () => {
     node.child.kill('SIGTERM');
     await exited(node.child);
     node = await spawnNode(dataDir, env);
+    await waitReady(node.url);
     const afterClean = await request<SearchBody>(`${node.url}/crash/_search?size=0&track_total_hits=true`);
     assert.equal(afterClean.body.hits.total.value, seen.size);
   });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bulkIndex, exited, request, spawnNode, startTestNode, tempDir, type TestNode } from '../support/node.js';
+import { bulkIndex, exited, request, spawnNode, startTestNode, tempDir, type TestNode, waitReady } from '../support/node.js';
 
 interface ErrorBody {
   error: { type: string; reason: string; [k: string]: unknown };
@@ -175,6 +175,7 @@ describe('deleted indexes stay deleted', () => {
 
     node = await spawnNode(dataDir);
     try {
+      await waitReady(node.url);
       const doomed = await request<{ count: number }>(`${node.url}/doomed/_count`);
       assert.equal(doomed.status, 200);
       assert.equal(doomed.body.count, 0);

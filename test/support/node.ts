@@ -84,6 +84,18 @@ export function spawnNode(dataDir: string, env: Record<string, string> = {}): Pr
   });
 }
 
+/** Resolves once the node says it is ready (its write-ahead log replayed), polling readiness. */
+export async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${url}/health/readyz`);
+    await res.arrayBuffer();
+    if (res.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`node at ${url} not ready after ${timeoutMs} ms (last status ${res.status})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 export interface JsonResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
