@@ -86,14 +86,12 @@ async function scenarios(opts: Options): Promise<Scenario[]> {
   // memtables never fill by size or age during the load: only the log cap makes a flush
   const quiet = { SVC_MEMTABLE_MAX_BYTES: String(8 * 1024 ** 3), SVC_MEMTABLE_MAX_AGE_SECONDS: '86400' };
   return opts.walMb.map((mb) => {
-    if (mb === 'max') {
-      return { label: `largest allowed (${(cap / MB).toFixed(0)} MB)`, loadBytes: cap, flushFirst: false, env: quiet };
-    }
     if (mb === 0) return { label: '0 MB (flushed)', loadBytes: 100 * MB, flushFirst: true, env: {} };
-    const bytes = mb * MB;
-    // a cap below the scenario would flush before the kill: raise it for the run
-    const env = bytes >= cap ? { ...quiet, SVC_WAL_MAX_UNFLUSHED_BYTES: String(Math.ceil(bytes * 1.25)) } : quiet;
-    return { label: `${mb} MB`, loadBytes: bytes, flushFirst: false, env };
+    const bytes = mb === 'max' ? cap : mb * MB;
+    // the early flush starts at 3/4 of the cap: a scenario near or past that raises the cap for the
+    // run, so that the kill finds all of it unflushed (the largest allowed is the cap itself)
+    const env = bytes >= cap * 0.7 ? { ...quiet, SVC_WAL_MAX_UNFLUSHED_BYTES: String(Math.ceil(bytes * 1.5)) } : quiet;
+    return { label: mb === 'max' ? `largest allowed (${(cap / MB).toFixed(0)} MB)` : `${mb} MB`, loadBytes: bytes, flushFirst: false, env };
   });
 }
 

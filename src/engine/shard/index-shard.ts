@@ -129,13 +129,14 @@ export class IndexShard {
 
   /**
    * The replay is done: its memtable takes writes when none came meanwhile, else it is flushed
-   * ahead of them. Flushes asked for during the replay go on from here.
+   * ahead of theirs. Flushes asked for during the replay go on from here.
    */
   endRecovery(): void {
     const recovered = this.recovering;
     if (!recovered) return;
     this.recovering = null;
-    if (this.active.memtable.numDocs === 0) this.active = recovered;
+    // it may take writes only when no memtable with higher lids exists, queued or active
+    if (this.active.memtable.numDocs === 0 && this.flushing.length === 0) this.active = recovered;
     else if (recovered.memtable.numDocs > 0) {
       this.flushing.unshift(recovered);
       void this.drainFlushQueue().catch(() => undefined);

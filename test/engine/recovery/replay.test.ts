@@ -12,13 +12,13 @@ import { writeDocs } from '../../support/engine-writes.js';
 
 const INDEX = 'logs';
 
-function options(dataDir: string, metastore: Metastore) {
+function options(dataDir: string, metastore: Metastore, memtableMaxBytes = 1 << 30) {
   return {
     dataDir,
     catalog: metastoreCatalog(metastore),
     segmentStore: new LocalObjectStore(path.join(dataDir, 'objects')),
     logger: pino({ level: 'silent' }),
-    memtableMaxBytes: 1 << 30,
+    memtableMaxBytes,
     memtableMaxAgeMs: 3_600_000,
     walMaxUnflushedBytes: 1024 ** 3,
     idleIndexMs: 3_600_000,
@@ -110,5 +110,34 @@ describe('write-ahead log replay after an unclean stop', () => {
     for (const [marker, n] of after.markers) assert.equal(n, 1, `${marker} found ${n} times after a second restart`);
     await again.close();
     await metastore3.close();
+  });
+
+  it('commits the replayed memtable before a memtable of writes taken during the replay', async () => {
+    const first = path.join(root, 'order');
+    const metastore = await openMetastore({ kind: 'sqlite', path: path.join(first, 'metastore.sqlite') });
+    const engine = await Engine.open(options(first, metastore));
+    assert.ok((await writeDocs(engine, docs('logged', 100))).every((o) => o.ok));
+    const image = crashImage(first, 'order-image');
+    await engine.close();
+    await metastore.close();
+
+    const metastore2 = await openMetastore({ kind: 'sqlite', path: path.join(image, 'metastore.sqlite') });
+    // every write fills its memtable: the one taken during the replay asks for a flush at once
+    const restarted = await Engine.load(options(image, metastore2, 1));
+    const shard = restarted.shard(INDEX)!;
+    const committed: number[] = [];
+    const adopted = shard.onSegmentFlushed;
+    shard.onSegmentFlushed = () => {
+      const records = shard.segmentRecords();
+      committed.push(records[records.length - 1]!.maxLid);
+      adopted?.();
+    };
+    assert.ok((await writeDocs(restarted, docs('during', 10))).every((o) => o.ok));
+    await restarted.recover();
+    await restarted.flush([INDEX]);
+    assert.deepEqual(committed, [100, 110], 'the lower lids are committed first');
+    assert.equal(inventory(restarted).markers.size, 110);
+    await restarted.close();
+    await metastore2.close();
   });
 });
