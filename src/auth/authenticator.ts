@@ -26,6 +26,10 @@ export interface CredentialRecords {
   rolesForProviderRoles(providerRoles: string[]): Promise<RoleGrants[]>;
 }
 
+/** Why tokens are refused when SVC_JWT_AUDIENCE is not set, naming the setting to add. */
+export const JWT_NOT_CONFIGURED =
+  'tokens from an identity provider are not accepted: set SVC_JWT_AUDIENCE (and SVC_JWT_ISSUER or SVC_JWT_JWKS_URL) to accept them';
+
 export type AuthOutcome =
   | { ok: true; principal: Principal }
   /** `reason` goes to the caller and the audit log; it never contains the credential */
@@ -68,7 +72,7 @@ export class Authenticator {
 
   private async jwt(token: string): Promise<AuthOutcome> {
     if (this.opts.jwt === undefined) {
-      return { ok: false, status: 401, reason: 'unable to authenticate: tokens from an identity provider are not configured' };
+      return { ok: false, status: 401, reason: `unable to authenticate: ${JWT_NOT_CONFIGURED}` };
     }
     try {
       const identity = await this.opts.jwt.verify(token);

@@ -26,7 +26,7 @@ export { credentialFromHeader } from './credentials.js';
 export type { PresentedCredential } from './credentials.js';
 export { createJwtVerifier, rolesFromClaims, algorithmsForKey, JWT_CLOCK_TOLERANCE_SECONDS, ASYMMETRIC_ALGORITHMS } from './jwt-verifier.js';
 export type { JwtVerifier, JwtIdentity } from './jwt-verifier.js';
-export { Authenticator } from './authenticator.js';
+export { Authenticator, JWT_NOT_CONFIGURED } from './authenticator.js';
 export type { AuthOutcome, CredentialRecords, ApiKeyCandidate, AuthenticatorOptions } from './authenticator.js';
 export { createAuditLog, pathOf } from './audit.js';
 export type { AuditLog, RecordEvent, RequestRef } from './audit.js';

@@ -19,9 +19,10 @@ import {
   type AuditLog,
   type CredentialRecords,
   type RequestRef,
+  JWT_NOT_CONFIGURED,
 } from '../auth/index.js';
 import { AuthenticationError, ForbiddenError, ServiceUnavailableError } from '../common/index.js';
-import type { RbacConfig } from '../config/index.js';
+import type { JwtConfig, RbacConfig } from '../config/index.js';
 import type { Logger } from '../observability/index.js';
 
 export const WWW_AUTHENTICATE = 'Bearer realm="svc"';
@@ -88,6 +89,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
   }
 
   if (deps.records === undefined) throw new Error('installAuth: RBAC is on but no records store was given');
+  logJwtKeySource(deps.logger, deps.rbac.jwt);
   const authenticator = new Authenticator({
     bootstrapKey: deps.rbac.bootstrapKey,
     jwt: deps.rbac.jwt === undefined ? undefined : createJwtVerifier(deps.rbac.jwt),
@@ -129,4 +131,22 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
     contexts.set(request, accessForPrincipal(principal));
   });
   return installation;
+}
+
+/**
+ * One line at start-up on how users' tokens will be checked, so that an operator whose tokens
+ * are refused finds the setting to add without reading a request log.
+ */
+function logJwtKeySource(logger: Logger, jwt: JwtConfig | undefined): void {
+  if (jwt === undefined) {
+    logger.info(`JWTs are refused: ${JWT_NOT_CONFIGURED}`);
+    return;
+  }
+  const source = jwt.keySource;
+  if (source.kind === 'none') {
+    logger.warn({ audience: jwt.audience }, `JWTs are refused: ${source.hint}`);
+    return;
+  }
+  const where = source.kind === 'oidc_discovery' ? { issuer: source.issuer, pinnedBy: source.pinnedBy } : {};
+  logger.info({ audience: jwt.audience, keySource: source.kind, ...where }, 'JWTs are verified');
 }
