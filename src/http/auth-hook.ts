@@ -18,6 +18,8 @@ import {
   type AccessContext,
   type AuditLog,
   type CredentialRecords,
+  type OrgMemberships,
+  type Principal,
   type RequestRef,
   JWT_NOT_CONFIGURED,
 } from '../auth/index.js';
@@ -31,6 +33,8 @@ export interface AuthDeps {
   rbac: RbacConfig;
   /** the stored roles, keys and mappings; needed only when RBAC is on */
   records?: CredentialRecords;
+  /** users' organisation roles */
+  org?: OrgMemberships;
   logger: Logger;
 }
 
@@ -48,6 +52,7 @@ export interface AuthInstallation {
 }
 
 const contexts = new WeakMap<FastifyRequest, AccessContext>();
+const principals = new WeakMap<FastifyRequest, Principal>();
 const installations = new WeakMap<FastifyInstance, AuthInstallation>();
 
 /**
@@ -56,6 +61,11 @@ const installations = new WeakMap<FastifyInstance, AuthInstallation>();
  */
 export function accessOf(request: FastifyRequest): AccessContext {
   return contexts.get(request) ?? ALLOW_ALL;
+}
+
+/** Who made the request, once authenticated; undefined when RBAC is off. */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return principals.get(request);
 }
 
 /**
@@ -94,6 +104,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
     bootstrapKey: deps.rbac.bootstrapKey,
     jwt: deps.rbac.jwt === undefined ? undefined : createJwtVerifier(deps.rbac.jwt),
     records: deps.records,
+    org: deps.org,
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -111,6 +122,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
       throw new AuthenticationError(outcome.reason);
     }
     const principal = outcome.principal;
+    principals.set(request, principal);
 
     // no route: the not-found handler answers, but only to an authenticated caller
     if (route === undefined) {
