@@ -117,8 +117,9 @@ export class OrgService {
       const user = await mustFindUser(tx, id);
       const from = await mustFindRole(tx, user.role);
       const to = await mustFindRole(tx, roleName);
-      allowOrThrow(mayAssign(actor.role, from));
+      // the role asked for first: it names what was attempted (e.g. promotion to owner)
       allowOrThrow(mayAssign(actor.role, to));
+      allowOrThrow(mayAssign(actor.role, from));
       if (leavesNoOwner(await tx.countUsersWithRole(OWNER), from, to)) throw lastOwner(user);
       await tx.setUserRole(id, to.name);
       return { ...user, role: to.name };

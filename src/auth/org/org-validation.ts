@@ -69,9 +69,9 @@ function parser<T>(schema: z.ZodType<T>, what: string): (body: Record<string, un
   };
 }
 
-/** The first problem, named by field, in the /v1 API's error vocabulary. */
+/** One problem, named by field, in the /v1 API's error vocabulary; unknown fields first. */
 function toBadRequest(error: z.ZodError, what: string): BadRequestError {
-  const issue = error.issues[0]!;
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0]!;
   const field = issue.path.length > 0 ? `[${issue.path.join('.')}] of ${what}` : what;
   if (issue.code === 'unrecognized_keys') {
     const number = issue.keys.includes('number') ? ': the service keeps only the brand and the last four digits of a card' : '';
