@@ -13,7 +13,18 @@ export type RecordEvent =
   | 'api_key.revoked'
   | 'role_mapping.created'
   | 'role_mapping.updated'
-  | 'role_mapping.deleted';
+  | 'role_mapping.deleted'
+  | 'api_key.rotated'
+  | 'org.created'
+  | 'org.closed'
+  | 'org_user.invited'
+  | 'org_user.role_changed'
+  | 'org_user.removed'
+  | 'org_role.created'
+  | 'org_role.updated'
+  | 'org_role.deleted'
+  | 'billing.card_updated'
+  | 'billing.invoice_recorded';
 
 export interface RequestRef {
   method: string;
@@ -25,7 +36,8 @@ export interface RequestRef {
 export interface AuditLog {
   credentialRejected(request: RequestRef, reason: string): void;
   permissionDenied(request: RequestRef, actor: string, reason: string): void;
-  recordChanged(event: RecordEvent, actor: string, record: { id: number; name: string }): void;
+  /** `id` is absent for records known by name alone (the account, custom roles, the card) */
+  recordChanged(event: RecordEvent, actor: string, record: { id?: number; name: string }): void;
 }
 
 export function createAuditLog(logger: Logger): AuditLog {
@@ -38,7 +50,7 @@ export function createAuditLog(logger: Logger): AuditLog {
       log.warn({ event: 'access_denied', actor, method: request.method, path: request.path, ip: request.ip, reason }, 'permission denied');
     },
     recordChanged(event, actor, record) {
-      log.info({ event, actor, id: record.id, name: record.name }, event.replace('.', ' ').replace('_', ' '));
+      log.info({ event, actor, id: record.id, name: record.name }, event.replace('.', ' ').replaceAll('_', ' '));
     },
   };
 }

@@ -7,6 +7,7 @@
 import { apiKeyLookupId, apiKeyMatches, looksLikeApiKey, secretsEqual } from './api-key.js';
 import { credentialFromHeader } from './credentials.js';
 import { JwtKeySourceError, JwtRejectedError, type JwtVerifier } from './jwt-verifier.js';
+import type { OrgMembership, OrgRole } from './org/index.js';
 import type { RoleGrants } from './permissions.js';
 import { apiKeyPrincipal, bootstrapPrincipal, userPrincipal, type Principal } from './principal.js';
 
@@ -26,15 +27,25 @@ export interface CredentialRecords {
   rolesForProviderRoles(providerRoles: string[]): Promise<RoleGrants[]>;
 }
 
+/** Why tokens are refused when SVC_JWT_AUDIENCE is not set, naming the setting to add. */
+export const JWT_NOT_CONFIGURED =
+  'tokens from an identity provider are not accepted: set SVC_JWT_AUDIENCE (and SVC_JWT_ISSUER or SVC_JWT_JWKS_URL) to accept them';
+
 export type AuthOutcome =
   | { ok: true; principal: Principal }
   /** `reason` goes to the caller and the audit log; it never contains the credential */
   | { ok: false; status: 401 | 503; reason: string };
 
+/** Users' organisation roles (RBAC on: the organisation API is part of it). */
+export interface OrgMemberships {
+  membership(subject: string): Promise<OrgMembership | undefined>;
+}
+
 export interface AuthenticatorOptions {
   bootstrapKey?: string;
   jwt?: JwtVerifier;
   records: CredentialRecords;
+  org?: OrgMemberships;
 }
 
 export class Authenticator {
@@ -68,18 +79,25 @@ export class Authenticator {
 
   private async jwt(token: string): Promise<AuthOutcome> {
     if (this.opts.jwt === undefined) {
-      return { ok: false, status: 401, reason: 'unable to authenticate: tokens from an identity provider are not configured' };
+      return { ok: false, status: 401, reason: `unable to authenticate: ${JWT_NOT_CONFIGURED}` };
     }
     try {
       const identity = await this.opts.jwt.verify(token);
       const roles = await this.opts.records.rolesForProviderRoles(identity.providerRoles);
-      return { ok: true, principal: userPrincipal(identity.subject, roles) };
+      const membership = await this.opts.org?.membership(identity.subject);
+      if (membership !== undefined) roles.push(searchGrants(membership.role));
+      return { ok: true, principal: userPrincipal(identity.subject, roles, membership) };
     } catch (err) {
       if (err instanceof JwtRejectedError) return { ok: false, status: 401, reason: `unable to authenticate: ${err.message}` };
       if (err instanceof JwtKeySourceError) return { ok: false, status: 503, reason: `unable to authenticate: ${err.message}` };
       throw err;
     }
   }
+}
+
+/** Every organisation role may view data in search, on the indexes its patterns name. */
+function searchGrants(role: OrgRole): RoleGrants {
+  return { name: `org:${role.name}`, database: [], indexes: [{ names: role.indexes, permissions: ['read'] }] };
 }
 
 function isJwtShaped(value: string): boolean {

@@ -4,6 +4,7 @@
  * lives elsewhere; this file is tested exhaustively.
  */
 import { matchesIndexPattern } from './index-pattern.js';
+import { isOwnerRole, type OrgPermission } from './org/org-permissions.js';
 import type { DatabaseAction, IndexAction } from './permissions.js';
 import type { Principal } from './principal.js';
 
@@ -14,7 +15,11 @@ export type Requirement =
   | { kind: 'authenticated' }
   | { kind: 'index'; action: IndexAction }
   /** `bootstrap`: the bootstrap key may call this endpoint while it is still valid */
-  | { kind: 'database'; action: DatabaseAction; bootstrap?: boolean };
+  | { kind: 'database'; action: DatabaseAction; bootstrap?: boolean }
+  /** an organisation permission, held through the user's one organisation role */
+  | { kind: 'org'; permission: OrgPermission }
+  /** the organisation's owners only (closing the account) */
+  | { kind: 'org_owner' };
 
 export type Decision = { allowed: true } | { allowed: false; reason: string };
 
@@ -74,6 +79,9 @@ export function authorize(principal: Principal, requirement: Requirement, indice
       return holdsDatabaseAction(principal, requirement.action)
         ? ALLOWED
         : deny(`permission [database:${requirement.action}] is required`);
+    case 'org':
+    case 'org_owner':
+      return authorizeOrg(principal, requirement);
     case 'index': {
       const action = requirement.action;
       if (indices === undefined) {
@@ -85,4 +93,16 @@ export function authorize(principal: Principal, requirement: Requirement, indice
       return ALLOWED;
     }
   }
+}
+
+function authorizeOrg(principal: Principal, requirement: Extract<Requirement, { kind: 'org' | 'org_owner' }>): Decision {
+  if (principal.kind !== 'user') return deny('organisation endpoints are for users of the organisation: an api key holds no organisation role');
+  const membership = principal.org;
+  if (membership === undefined) return deny(`user [${principal.subject}] is not a member of the organisation`);
+  if (requirement.kind === 'org_owner') {
+    return isOwnerRole(membership.role) ? ALLOWED : deny('only an owner may close the account');
+  }
+  return membership.role.permissions.includes(requirement.permission)
+    ? ALLOWED
+    : deny(`organisation permission [${requirement.permission}] is required; role [${membership.role.name}] does not hold it`);
 }

@@ -5,6 +5,7 @@
  * is not in this table is denied.
  */
 import type { Requirement } from './authorize.js';
+import type { OrgPermission } from './org/index.js';
 import type { DatabaseAction, IndexAction } from './permissions.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -22,6 +23,7 @@ const PUBLIC: Requirement = { kind: 'public' };
 const AUTHENTICATED: Requirement = { kind: 'authenticated' };
 const index = (action: IndexAction): Requirement => ({ kind: 'index', action });
 const database = (action: DatabaseAction): Requirement => ({ kind: 'database', action });
+const org = (permission: OrgPermission): Requirement => ({ kind: 'org', permission });
 /** manage_security endpoints the bootstrap key may also call, to create the first administrator */
 const BOOTSTRAP_SECURITY: Requirement = { kind: 'database', action: 'manage_security', bootstrap: true };
 
@@ -120,6 +122,19 @@ seed(
   database('monitor'),
 );
 added(['GET'], ['/metrics', '/_cat/health'], database('monitor'));
+
+// the organisation API (the hosted offering's roles): organisation permissions, held by users
+// through their one organisation role; opening the account is for the service's administrators
+added(['POST'], ['/v1/org'], database('manage_security'));
+added(['GET'], ['/v1/org', '/v1/org/users', '/v1/org/roles'], org('read:org'));
+added(['DELETE'], ['/v1/org'], { kind: 'org_owner' });
+added(['POST'], ['/v1/org/users', '/v1/org/roles'], org('write:org'));
+added(['PUT', 'DELETE'], ['/v1/org/users/:userId', '/v1/org/roles/:name'], org('write:org'));
+added(['GET'], ['/v1/org/api_keys'], org('write:api_key'));
+added(['POST'], ['/v1/org/api_keys/:id/rotate'], org('write:api_key'));
+added(['GET'], ['/v1/org/billing/card', '/v1/org/billing/invoices'], org('read:billing'));
+added(['PUT'], ['/v1/org/billing/card'], org('write:billing'));
+added(['POST'], ['/v1/org/billing/invoices'], org('write:billing'));
 
 // probes for orchestrators: no credential, so that a locked-out operator still sees the process is up
 added(['GET'], ['/health/livez', '/health/readyz'], PUBLIC);

@@ -24,3 +24,14 @@ export function indexPatternProblem(pattern: string): string | undefined {
   if (FORBIDDEN.test(pattern)) return `index pattern [${pattern}] contains a character not allowed in index names`;
   return undefined;
 }
+
+/**
+ * Whether every index `inner` matches is matched by `outer` too, so that a grant on `inner` is
+ * no wider than one on `outer`.
+ */
+export function patternCovers(outer: string, inner: string): boolean {
+  if (outer === '*') return true;
+  if (inner === '*') return false;
+  if (outer.endsWith('*')) return inner.startsWith(outer.slice(0, -1));
+  return outer === inner;
+}

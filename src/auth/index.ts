@@ -26,8 +26,8 @@ export { credentialFromHeader } from './credentials.js';
 export type { PresentedCredential } from './credentials.js';
 export { createJwtVerifier, rolesFromClaims, algorithmsForKey, JWT_CLOCK_TOLERANCE_SECONDS, ASYMMETRIC_ALGORITHMS } from './jwt-verifier.js';
 export type { JwtVerifier, JwtIdentity } from './jwt-verifier.js';
-export { Authenticator } from './authenticator.js';
-export type { AuthOutcome, CredentialRecords, ApiKeyCandidate, AuthenticatorOptions } from './authenticator.js';
+export { Authenticator, JWT_NOT_CONFIGURED } from './authenticator.js';
+export type { AuthOutcome, CredentialRecords, ApiKeyCandidate, AuthenticatorOptions, OrgMemberships } from './authenticator.js';
 export { createAuditLog, pathOf } from './audit.js';
 export type { AuditLog, RecordEvent, RequestRef } from './audit.js';
 export { ALLOW_ALL, DENY_ALL, accessForPrincipal } from './access-context.js';
@@ -54,3 +54,4 @@ export { parseRoleInput, parseApiKeyInput, parseRoleMappingInput, parseRecordId 
 export type { RoleInput, ApiKeyInput, RoleMappingInput } from './record-validation.js';
 export { RbacService } from './rbac-service.js';
 export type { RoleView, ApiKeyView, RoleMappingView, RbacServiceOptions } from './rbac-service.js';
+export * from './org/index.js';

@@ -1,14 +1,17 @@
 /**
  * JWT validation for users of an external identity provider (jose). The signing key comes from
- * exactly one source: a JWKS URL, a JWKS file, a PEM public key file, or (only when allowed by
- * configuration) an HS256 shared secret. Checked: signature with an allowed algorithm (never
- * `none`), `aud`, `exp` (required), `nbf`, `iss` when configured, `sub` (required), with a
- * clock tolerance of 30 seconds. The provider's role names come from one claim.
+ * exactly one source: a JWKS URL, a JWKS file, a PEM public key file, (only when allowed by
+ * configuration) an HS256 shared secret, or the keys the provider publishes, discovered from its
+ * pinned issuer. With no source known every token is refused. Checked: signature with an
+ * allowed algorithm (never `none`), `aud`, `exp` (required), `nbf`, `iss` when configured or
+ * pinned, `sub` (required), with a clock tolerance of 30 seconds. The provider's role names come
+ * from one claim.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import * as jose from 'jose';
-import type { JwtConfig } from '../config/index.js';
+import type { JwtConfig, JwtKeySource } from '../config/index.js';
+import { DiscoveryError, discoveredKeyResolver } from './oidc-discovery.js';
 
 export const JWT_CLOCK_TOLERANCE_SECONDS = 30;
 
@@ -45,14 +48,23 @@ export interface JwtVerifier {
 type KeyInput = Parameters<typeof jose.jwtVerify>[1];
 
 export function createJwtVerifier(config: JwtConfig): JwtVerifier {
-  const { key, algorithms } = keySource(config);
+  const source = config.keySource;
+  if (source.kind === 'none') {
+    const reason = `tokens from an identity provider cannot be verified: ${source.hint}`;
+    return {
+      verify: async () => {
+        throw new JwtRejectedError(reason);
+      },
+    };
+  }
+  const { key, algorithms } = keySource(source);
   const options: jose.JWTVerifyOptions = {
     audience: config.audience,
     algorithms,
     clockTolerance: JWT_CLOCK_TOLERANCE_SECONDS,
     requiredClaims: ['exp', 'sub'],
   };
-  if (config.issuer) options.issuer = config.issuer;
+  if (config.issuers.length > 0) options.issuer = config.issuers;
   return {
     async verify(token: string): Promise<JwtIdentity> {
       let payload: jose.JWTPayload;
@@ -70,27 +82,25 @@ export function createJwtVerifier(config: JwtConfig): JwtVerifier {
   };
 }
 
-type KeyResolver = ReturnType<typeof jose.createLocalJWKSet>;
+const REMOTE_JWKS_OPTIONS: jose.RemoteJWKSetOptions = { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 };
 
-function keySource(config: JwtConfig): { key: KeyInput | KeyResolver; algorithms: string[] } {
-  if (config.jwksUrl) {
-    return {
-      key: jose.createRemoteJWKSet(new URL(config.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 }),
-      algorithms: [...ASYMMETRIC_ALGORITHMS],
-    };
+function keySource(source: Exclude<JwtKeySource, { kind: 'none' }>): { key: KeyInput | jose.JWTVerifyGetKey; algorithms: string[] } {
+  switch (source.kind) {
+    case 'jwks_url':
+      return { key: jose.createRemoteJWKSet(new URL(source.url), REMOTE_JWKS_OPTIONS), algorithms: [...ASYMMETRIC_ALGORITHMS] };
+    case 'oidc_discovery':
+      return { key: discoveredKeyResolver(source.issuer, REMOTE_JWKS_OPTIONS), algorithms: [...ASYMMETRIC_ALGORITHMS] };
+    case 'jwks_file': {
+      const jwks = JSON.parse(fs.readFileSync(source.path, 'utf8')) as jose.JSONWebKeySet;
+      return { key: jose.createLocalJWKSet(jwks), algorithms: [...ASYMMETRIC_ALGORITHMS] };
+    }
+    case 'public_key_file': {
+      const keyObject = crypto.createPublicKey(fs.readFileSync(source.path));
+      return { key: keyObject, algorithms: algorithmsForKey(keyObject) };
+    }
+    case 'hs256_secret':
+      return { key: new TextEncoder().encode(source.secret), algorithms: ['HS256'] };
   }
-  if (config.jwksFile) {
-    const jwks = JSON.parse(fs.readFileSync(config.jwksFile, 'utf8')) as jose.JSONWebKeySet;
-    return { key: jose.createLocalJWKSet(jwks), algorithms: [...ASYMMETRIC_ALGORITHMS] };
-  }
-  if (config.publicKeyFile) {
-    const keyObject = crypto.createPublicKey(fs.readFileSync(config.publicKeyFile));
-    return { key: keyObject, algorithms: algorithmsForKey(keyObject) };
-  }
-  if (config.hs256Secret) {
-    return { key: new TextEncoder().encode(config.hs256Secret), algorithms: ['HS256'] };
-  }
-  throw new Error('no JWT signing key source is configured');
 }
 
 /** The signature algorithms a PEM public key can verify, from its type and curve. */
@@ -118,6 +128,7 @@ function classify(err: unknown): Error {
   if (err instanceof jose.errors.JWTExpired) return new JwtRejectedError('token has expired');
   if (err instanceof jose.errors.JWTClaimValidationFailed) return new JwtRejectedError(`token claim [${err.claim}] is not valid: ${err.reason}`);
   if (err instanceof jose.errors.JWKSTimeout) return new JwtKeySourceError('timed out fetching the JWKS');
+  if (err instanceof DiscoveryError) return new JwtKeySourceError(`the identity provider's signing keys could not be found: ${err.message}`);
   if (err instanceof jose.errors.JWKSNoMatchingKey) return new JwtRejectedError('no key of the JWKS matches the token');
   if (err instanceof jose.errors.JWKSMultipleMatchingKeys) return new JwtRejectedError('token signature is not valid');
   if (err instanceof jose.errors.JWSSignatureVerificationFailed) return new JwtRejectedError('token signature is not valid');

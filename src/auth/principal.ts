@@ -3,6 +3,7 @@
  * provider. A principal carries the grants of its roles, resolved at authentication time from
  * the stored records, and a label for audit lines that never contains a secret.
  */
+import type { OrgMembership } from './org/index.js';
 import type { RoleGrants } from './permissions.js';
 
 export interface BootstrapPrincipal {
@@ -24,6 +25,8 @@ export interface UserPrincipal {
   subject: string;
   label: string;
   roles: RoleGrants[];
+  /** the user's one organisation role, when the user is a member */
+  org?: OrgMembership;
 }
 
 export type Principal = BootstrapPrincipal | ApiKeyPrincipal | UserPrincipal;
@@ -36,6 +39,8 @@ export function apiKeyPrincipal(keyId: number, roles: RoleGrants[]): ApiKeyPrinc
   return { kind: 'api_key', keyId, label: `api_key:${keyId}`, roles };
 }
 
-export function userPrincipal(subject: string, roles: RoleGrants[]): UserPrincipal {
-  return { kind: 'user', subject, label: `user:${subject}`, roles };
+export function userPrincipal(subject: string, roles: RoleGrants[], org?: OrgMembership): UserPrincipal {
+  const principal: UserPrincipal = { kind: 'user', subject, label: `user:${subject}`, roles };
+  if (org !== undefined) principal.org = org;
+  return principal;
 }

@@ -9,8 +9,9 @@ import { generateApiKey } from './api-key.js';
 import type { AuditLog, RecordEvent } from './audit.js';
 import type { ApiKeyCandidate, CredentialRecords } from './authenticator.js';
 import type { RoleGrants } from './permissions.js';
-import { RecordConflictError, type RbacRepository, type StoredApiKey, type StoredRole, type StoredRoleMapping } from './records.js';
+import { type RbacRepository, type StoredApiKey, type StoredRole, type StoredRoleMapping } from './records.js';
 import type { ApiKeyInput, RoleInput, RoleMappingInput } from './record-validation.js';
+import { writeTransaction } from './write-transaction.js';
 
 export interface RoleView {
   id: number;
@@ -39,8 +40,6 @@ export interface RbacServiceOptions {
   audit?: AuditLog;
   clock?: () => Date;
 }
-
-const SERIALIZATION_RETRIES = 3;
 
 export class RbacService implements CredentialRecords {
   private readonly audit: AuditLog | undefined;
@@ -141,6 +140,27 @@ export class RbacService implements CredentialRecords {
     });
     this.record('api_key.revoked', actor, key);
     return apiKeyView(key, new Map([[key.roleId, roleName]]));
+  }
+
+  /**
+   * Gives a key a new secret: the old value stops working at once, the new one is returned once.
+   * The key keeps its name and role under a new id; the old record stays revoked for the audit
+   * trail. `mayRotate` sees the key's role first and throws to refuse.
+   */
+  async rotateApiKey(id: number, actor: string, mayRotate: (role: StoredRole | undefined) => void): Promise<ApiKeyView & { apiKey: string }> {
+    const secret = generateApiKey();
+    const { key, roleName } = await this.write(async (tx) => {
+      const old = await tx.findApiKey(id);
+      if (old === undefined) throw notFound('api key', id);
+      const role = await tx.findRole(old.roleId);
+      mayRotate(role);
+      const now = this.now();
+      await tx.revokeApiKey(id, now);
+      const key = await tx.insertApiKey({ name: old.name, roleId: old.roleId, keyPrefix: secret.lookupId, keyHash: secret.hash, createdAt: now });
+      return { key, roleName: role?.name ?? '' };
+    });
+    this.record('api_key.rotated', actor, key);
+    return { ...apiKeyView(key, new Map([[key.roleId, roleName]])), apiKey: secret.value };
   }
 
   // ---- role mappings
@@ -248,17 +268,11 @@ export class RbacService implements CredentialRecords {
     return this.clock().toISOString();
   }
 
-  /** Runs a change in a transaction, retrying serialization failures and mapping unique-index races to 409. */
-  private async write<T>(fn: (tx: RbacRepository) => Promise<T>, what?: string, name?: string): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.repo.transaction(fn);
-      } catch (err) {
-        if (err instanceof RecordConflictError) throw what !== undefined && name !== undefined ? duplicate(what, name) : new ConflictError(err.message, 'illegal_state_exception');
-        if (attempt < SERIALIZATION_RETRIES && isSerializationFailure(err)) continue;
-        throw err;
-      }
-    }
+  /** Runs a change in a transaction (see writeTransaction); a unique-index race names the record. */
+  private write<T>(fn: (tx: RbacRepository) => Promise<T>, what?: string, name?: string): Promise<T> {
+    return writeTransaction((f: (tx: RbacRepository) => Promise<T>) => this.repo.transaction(f), fn, (err) =>
+      what !== undefined && name !== undefined ? duplicate(what, name) : new ConflictError(err.message, 'illegal_state_exception'),
+    );
   }
 
   private async mustFindRole(repo: RbacRepository, id: number): Promise<StoredRole> {
@@ -283,15 +297,9 @@ export class RbacService implements CredentialRecords {
     return new Map((await repo.findRolesByIds(unique)).map((r) => [r.id, r.name]));
   }
 
-  private record(event: RecordEvent, actor: string, record: { id: number; name: string }): void {
+  private record(event: RecordEvent, actor: string, record: { id?: number; name: string }): void {
     this.audit?.recordChanged(event, actor, record);
   }
-}
-
-/** PostgreSQL's serialization_failure and deadlock_detected: the transaction may simply be retried. */
-function isSerializationFailure(err: unknown): boolean {
-  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
-  return code === '40001' || code === '40P01';
 }
 
 function duplicate(what: string, name: string): ConflictError {

@@ -10,3 +10,4 @@ export { parseDateMath, parseDateValue } from './date-math.js';
 export { jsonKind } from './json-kind.js';
 export { toThreadError, fromThreadError, type ThreadError } from './thread-errors.js';
 export { nameThisThread } from './thread-name.js';
+export { isSecureOrLoopbackUrl } from './secure-url.js';

@@ -4,15 +4,29 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { isSecureOrLoopbackUrl } from '../common/index.js';
+import { issuerForAudience } from './identity-providers.js';
 import { envSchema, type EnvSettings } from './schema.js';
+
+/**
+ * Where the keys that sign users' JWTs come from. An explicit setting wins; otherwise the keys
+ * the provider publishes are found by OpenID Connect discovery from a pinned issuer (set with
+ * SVC_JWT_ISSUER, or known from the audience); otherwise nothing is known and every token is
+ * refused, with `hint` naming the setting to add.
+ */
+export type JwtKeySource =
+  | { kind: 'jwks_url'; url: string }
+  | { kind: 'jwks_file'; path: string }
+  | { kind: 'public_key_file'; path: string }
+  | { kind: 'hs256_secret'; secret: string }
+  | { kind: 'oidc_discovery'; issuer: string; pinnedBy: 'SVC_JWT_ISSUER' | 'SVC_JWT_AUDIENCE' }
+  | { kind: 'none'; hint: string };
 
 export interface JwtConfig {
   audience: string;
-  issuer?: string;
-  jwksUrl?: string;
-  jwksFile?: string;
-  publicKeyFile?: string;
-  hs256Secret?: string;
+  /** the `iss` values a token may carry; empty: not checked */
+  issuers: string[];
+  keySource: JwtKeySource;
   rolesClaim: string;
 }
 
@@ -95,35 +109,65 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
 
 function rbacConfig(s: EnvSettings): RbacConfig {
   if (!s.SVC_RBAC) return { enabled: false };
-  const jwtKeySources = [s.SVC_JWT_JWKS_URL, s.SVC_JWT_JWKS_FILE, s.SVC_JWT_PUBLIC_KEY_FILE, s.SVC_JWT_HS256_SECRET].filter(
-    (v) => v !== undefined && v !== '',
-  );
+  const explicit = explicitKeySources(s);
   if (s.SVC_JWT_HS256_SECRET && !s.SVC_JWT_ALLOW_HS256) {
     throw new ConfigError('SVC_JWT_HS256_SECRET is set but HS256 is not allowed: set SVC_JWT_ALLOW_HS256=1 to accept shared-secret tokens');
   }
-  if (jwtKeySources.length > 1) {
+  if (explicit.length > 1) {
     throw new ConfigError('set only one of SVC_JWT_JWKS_URL, SVC_JWT_JWKS_FILE, SVC_JWT_PUBLIC_KEY_FILE, SVC_JWT_HS256_SECRET');
   }
-  if (jwtKeySources.length === 1 && !s.SVC_JWT_AUDIENCE) {
+  const audience = s.SVC_JWT_AUDIENCE || undefined;
+  if (explicit.length === 1 && audience === undefined) {
     throw new ConfigError('SVC_JWT_AUDIENCE is required when a JWT signing key source is configured');
   }
-  if (s.SVC_JWT_AUDIENCE && jwtKeySources.length === 0) {
-    throw new ConfigError(
-      'SVC_JWT_AUDIENCE is set but no signing key source: set one of SVC_JWT_JWKS_URL, SVC_JWT_JWKS_FILE, SVC_JWT_PUBLIC_KEY_FILE',
-    );
+  const bootstrapKey = s.SVC_BOOTSTRAP_KEY || undefined;
+  if (audience === undefined) return { enabled: true, bootstrapKey };
+  const jwt = explicit.length === 1 ? explicitJwt(s, audience, explicit[0]!) : discoveredJwt(s, audience);
+  return { enabled: true, bootstrapKey, jwt };
+}
+
+function explicitKeySources(s: EnvSettings): JwtKeySource[] {
+  const sources: JwtKeySource[] = [];
+  if (s.SVC_JWT_JWKS_URL) sources.push({ kind: 'jwks_url', url: s.SVC_JWT_JWKS_URL });
+  if (s.SVC_JWT_JWKS_FILE) sources.push({ kind: 'jwks_file', path: s.SVC_JWT_JWKS_FILE });
+  if (s.SVC_JWT_PUBLIC_KEY_FILE) sources.push({ kind: 'public_key_file', path: s.SVC_JWT_PUBLIC_KEY_FILE });
+  if (s.SVC_JWT_HS256_SECRET) sources.push({ kind: 'hs256_secret', secret: s.SVC_JWT_HS256_SECRET });
+  return sources;
+}
+
+function explicitJwt(s: EnvSettings, audience: string, keySource: JwtKeySource): JwtConfig {
+  return { audience, issuers: s.SVC_JWT_ISSUER ? [s.SVC_JWT_ISSUER] : [], keySource, rolesClaim: s.SVC_JWT_ROLES_CLAIM };
+}
+
+/** No key source is set: the issuer, pinned by setting or by the audience, leads to the keys. */
+function discoveredJwt(s: EnvSettings, audience: string): JwtConfig {
+  const rolesClaim = s.SVC_JWT_ROLES_CLAIM;
+  if (s.SVC_JWT_ISSUER) {
+    const problem = discoverableIssuerProblem(s.SVC_JWT_ISSUER);
+    if (problem !== undefined) {
+      throw new ConfigError(`SVC_JWT_ISSUER ${problem}, so the provider's signing keys cannot be discovered from it: set SVC_JWT_JWKS_URL as well`);
+    }
+    return { audience, issuers: [s.SVC_JWT_ISSUER], keySource: { kind: 'oidc_discovery', issuer: s.SVC_JWT_ISSUER, pinnedBy: 'SVC_JWT_ISSUER' }, rolesClaim };
   }
-  const jwt: JwtConfig | undefined = s.SVC_JWT_AUDIENCE
-    ? {
-        audience: s.SVC_JWT_AUDIENCE,
-        issuer: s.SVC_JWT_ISSUER,
-        jwksUrl: s.SVC_JWT_JWKS_URL,
-        jwksFile: s.SVC_JWT_JWKS_FILE,
-        publicKeyFile: s.SVC_JWT_PUBLIC_KEY_FILE,
-        hs256Secret: s.SVC_JWT_HS256_SECRET,
-        rolesClaim: s.SVC_JWT_ROLES_CLAIM,
-      }
-    : undefined;
-  return { enabled: true, bootstrapKey: s.SVC_BOOTSTRAP_KEY || undefined, jwt };
+  const known = issuerForAudience(audience);
+  if (known !== undefined) {
+    return { audience, issuers: known.issuers, keySource: { kind: 'oidc_discovery', issuer: known.issuer, pinnedBy: 'SVC_JWT_AUDIENCE' }, rolesClaim };
+  }
+  const hint =
+    `no signing key source is known for the audience [${audience}]: set SVC_JWT_ISSUER to the identity provider's issuer URL ` +
+    '(its published keys are then discovered), or set SVC_JWT_JWKS_URL';
+  return { audience, issuers: [], keySource: { kind: 'none', hint }, rolesClaim };
+}
+
+/** OpenID Connect issuers are https URLs (plain http only on a loopback host). */
+function discoverableIssuerProblem(issuer: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return `[${issuer}] is not a URL`;
+  }
+  return isSecureOrLoopbackUrl(url) ? undefined : `[${issuer}] is not an https URL`;
 }
 
 function describeIssues(error: z.ZodError): string {

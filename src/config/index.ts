@@ -3,5 +3,5 @@
  * (loadConfig) and passed down; no other module reads process.env.
  */
 export { loadConfig, ConfigError } from './config.js';
-export type { Config, ConfigOverrides, RbacConfig, JwtConfig } from './config.js';
+export type { Config, ConfigOverrides, RbacConfig, JwtConfig, JwtKeySource } from './config.js';
 export { envSchema } from './schema.js';

@@ -18,10 +18,13 @@ import {
   type AccessContext,
   type AuditLog,
   type CredentialRecords,
+  type OrgMemberships,
+  type Principal,
   type RequestRef,
+  JWT_NOT_CONFIGURED,
 } from '../auth/index.js';
 import { AuthenticationError, ForbiddenError, ServiceUnavailableError } from '../common/index.js';
-import type { RbacConfig } from '../config/index.js';
+import type { JwtConfig, RbacConfig } from '../config/index.js';
 import type { Logger } from '../observability/index.js';
 
 export const WWW_AUTHENTICATE = 'Bearer realm="svc"';
@@ -30,6 +33,8 @@ export interface AuthDeps {
   rbac: RbacConfig;
   /** the stored roles, keys and mappings; needed only when RBAC is on */
   records?: CredentialRecords;
+  /** users' organisation roles */
+  org?: OrgMemberships;
   logger: Logger;
 }
 
@@ -47,6 +52,7 @@ export interface AuthInstallation {
 }
 
 const contexts = new WeakMap<FastifyRequest, AccessContext>();
+const principals = new WeakMap<FastifyRequest, Principal>();
 const installations = new WeakMap<FastifyInstance, AuthInstallation>();
 
 /**
@@ -55,6 +61,11 @@ const installations = new WeakMap<FastifyInstance, AuthInstallation>();
  */
 export function accessOf(request: FastifyRequest): AccessContext {
   return contexts.get(request) ?? ALLOW_ALL;
+}
+
+/** Who made the request, once authenticated; undefined when RBAC is off. */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return principals.get(request);
 }
 
 /**
@@ -88,10 +99,12 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
   }
 
   if (deps.records === undefined) throw new Error('installAuth: RBAC is on but no records store was given');
+  logJwtKeySource(deps.logger, deps.rbac.jwt);
   const authenticator = new Authenticator({
     bootstrapKey: deps.rbac.bootstrapKey,
     jwt: deps.rbac.jwt === undefined ? undefined : createJwtVerifier(deps.rbac.jwt),
     records: deps.records,
+    org: deps.org,
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -109,6 +122,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
       throw new AuthenticationError(outcome.reason);
     }
     const principal = outcome.principal;
+    principals.set(request, principal);
 
     // no route: the not-found handler answers, but only to an authenticated caller
     if (route === undefined) {
@@ -129,4 +143,22 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
     contexts.set(request, accessForPrincipal(principal));
   });
   return installation;
+}
+
+/**
+ * One line at start-up on how users' tokens will be checked, so that an operator whose tokens
+ * are refused finds the setting to add without reading a request log.
+ */
+function logJwtKeySource(logger: Logger, jwt: JwtConfig | undefined): void {
+  if (jwt === undefined) {
+    logger.info(`JWTs are refused: ${JWT_NOT_CONFIGURED}`);
+    return;
+  }
+  const source = jwt.keySource;
+  if (source.kind === 'none') {
+    logger.warn({ audience: jwt.audience }, `JWTs are refused: ${source.hint}`);
+    return;
+  }
+  const where = source.kind === 'oidc_discovery' ? { issuer: source.issuer, pinnedBy: source.pinnedBy } : {};
+  logger.info({ audience: jwt.audience, keySource: source.kind, ...where }, 'JWTs are verified');
 }

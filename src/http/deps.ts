@@ -5,7 +5,7 @@
 import type { Config } from '../config/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { Engine, QueryPool } from '../engine/index.js';
-import type { RbacService } from '../auth/index.js';
+import type { OrgService, RbacService } from '../auth/index.js';
 import type { Metastore } from '../metastore/index.js';
 
 export interface Lifecycle {
@@ -21,6 +21,8 @@ export interface ApiDeps {
   lifecycle: Lifecycle;
   /** roles, API keys and role mappings (the /v1 API and authentication) */
   rbac: RbacService;
+  /** the organisation: account, users, roles, billing (the /v1/org API and users' roles) */
+  org: OrgService;
   /** the catalog: index settings, aliases and templates */
   metastore: Metastore;
   /** the query threads (SVC_QUERY_THREADS) */

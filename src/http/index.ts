@@ -1,6 +1,7 @@
 /**
  * The HTTP surface: fastify server, the Elasticsearch-compatible routes (parse, convert, call
- * the engine, convert back) and error rendering. The /v1 RBAC API registers here too.
+ * the engine, convert back) and error rendering. The /v1 RBAC API and, with RBAC on, the /v1/org
+ * organisation API register here too.
  */
 import type { FastifyInstance } from 'fastify';
 import { createServer } from './server.js';
@@ -12,6 +13,7 @@ import { bulkItemForbidden } from '../auth/index.js';
 import { accessOf, installAuth } from './auth-hook.js';
 import { registerRbacRoutes } from './routes/rbac.js';
 import { registerIndicesRoutes } from './indices/index.js';
+import { registerOrgRoutes } from './org/index.js';
 
 export type { ApiDeps, Lifecycle } from './deps.js';
 export { createServer } from './server.js';
@@ -19,11 +21,13 @@ export { createServer } from './server.js';
 export function buildApi(deps: ApiDeps): FastifyInstance {
   const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes });
   // before any route: the hook guards every route and collects the route list
-  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, logger: deps.logger });
+  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger });
   registerRootRoutes(app, deps);
   registerBulkRoutes(app, deps, (request, index) => bulkItemForbidden(accessOf(request), index));
   registerSearchRoutes(app, deps, accessOf);
   registerRbacRoutes(app, { service: deps.rbac });
+  // the organisation API is part of access control: without RBAC there is no one to hold a role
+  if (deps.config.rbac.enabled) registerOrgRoutes(app, { org: deps.org, rbac: deps.rbac });
   registerIndicesRoutes(app, deps);
   return app;
 }

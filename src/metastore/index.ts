@@ -11,4 +11,5 @@ export { AliasRepository, type AliasAction, type AliasRecord, type AliasSpec } f
 export { TemplateRepository, type NewTemplate, type TemplateRecord } from './templates.js';
 export { KvRepository } from './kv.js';
 export { RbacStore, BOOTSTRAP_CONSUMED_KEY } from './rbac-store.js';
+export { OrgStore } from './org-store.js';
 export type { JsonObject } from './values.js';

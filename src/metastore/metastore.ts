@@ -11,6 +11,7 @@ import { AliasRepository } from './aliases.js';
 import { IndexRepository } from './indexes.js';
 import { KvRepository } from './kv.js';
 import { migrateToLatest } from './migrations/index.js';
+import { OrgStore } from './org-store.js';
 import { RbacStore } from './rbac-store.js';
 import type { MetastoreSchema } from './schema.js';
 import { SegmentRepository } from './segments.js';
@@ -38,6 +39,7 @@ export class Metastore {
   readonly templates: TemplateRepository;
   readonly kv: KvRepository;
   readonly rbac: RbacStore;
+  readonly org: OrgStore;
 
   constructor(
     private readonly db: Kysely<MetastoreSchema>,
@@ -49,6 +51,7 @@ export class Metastore {
     this.templates = new TemplateRepository(db);
     this.kv = new KvRepository(db);
     this.rbac = new RbacStore(db);
+    this.org = new OrgStore(db);
   }
 
   /** Resolves when the database answers a trivial query (health checks). */

@@ -17,9 +17,9 @@ import type {
   StoredRole,
   StoredRoleMapping,
 } from '../auth/index.js';
-import { RecordConflictError } from '../auth/index.js';
+import { uniqueOrConflict } from './record-conflict.js';
 import type { MetastoreSchema } from './schema.js';
-import { isUniqueViolation, parseJsonArray, toJsonText } from './values.js';
+import { parseJsonArray, toJsonText } from './values.js';
 
 export interface RolesTable {
   id: Generated<number>;
@@ -104,7 +104,7 @@ export class RbacStore implements RbacRepository {
   }
 
   async insertRole(role: NewStoredRole): Promise<StoredRole> {
-    const row = await unique(
+    const row = await uniqueOrConflict(
       this.db
         .insertInto('roles')
         .values({
@@ -121,7 +121,7 @@ export class RbacStore implements RbacRepository {
   }
 
   async updateRole(id: number, content: RoleContent): Promise<StoredRole | undefined> {
-    const result = await unique(
+    const result = await uniqueOrConflict(
       this.db
         .updateTable('roles')
         .set({
@@ -180,7 +180,7 @@ export class RbacStore implements RbacRepository {
   }
 
   async insertApiKey(key: NewStoredApiKey): Promise<StoredApiKey> {
-    const row = await unique(
+    const row = await uniqueOrConflict(
       this.db
         .insertInto('api_keys')
         .values({
@@ -232,7 +232,7 @@ export class RbacStore implements RbacRepository {
   }
 
   async insertRoleMapping(mapping: NewStoredRoleMapping): Promise<StoredRoleMapping> {
-    const row = await unique(
+    const row = await uniqueOrConflict(
       this.db
         .insertInto('role_mappings')
         .values({ name: mapping.name, role_ids: toJsonText(mapping.roleIds, 'role mapping roles'), created_at: mapping.createdAt })
@@ -244,7 +244,7 @@ export class RbacStore implements RbacRepository {
   }
 
   async updateRoleMapping(id: number, content: Pick<StoredRoleMapping, 'name' | 'roleIds'>): Promise<StoredRoleMapping | undefined> {
-    const result = await unique(
+    const result = await uniqueOrConflict(
       this.db
         .updateTable('role_mappings')
         .set({ name: content.name, role_ids: toJsonText(content.roleIds, 'role mapping roles') })
@@ -275,15 +275,6 @@ export class RbacStore implements RbacRepository {
       .values({ key: BOOTSTRAP_CONSUMED_KEY, value: toJsonText(at, 'bootstrap retirement time') })
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
-  }
-}
-
-async function unique<T>(query: Promise<T>, conflict: string): Promise<T> {
-  try {
-    return await query;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new RecordConflictError(conflict);
-    throw err;
   }
 }
 

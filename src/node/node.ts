@@ -16,7 +16,7 @@ import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
 import { objectMetricsHooks, openObjectStore } from '../storage/index.js';
 import { compactionMetrics, documentMetricsRecorder, queryPoolMetrics } from './engine-metrics.js';
-import { RbacService, createAuditLog } from '../auth/index.js';
+import { OrgService, RbacService, createAuditLog } from '../auth/index.js';
 
 export interface RunningNode {
   /** base URL the HTTP server listens on */
@@ -70,8 +70,10 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const queryPool = new QueryPool({ threads: config.queryThreads, logger, events: queryPoolMetrics(metrics) });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
-  const rbac = new RbacService(metastore.rbac, { audit: createAuditLog(logger) });
-  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac, metastore, queryPool });
+  const audit = createAuditLog(logger);
+  const rbac = new RbacService(metastore.rbac, { audit });
+  const org = new OrgService(metastore.org, { audit });
+  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac, org, metastore, queryPool });
   let inFlight = 0;
   const counted = new WeakSet<object>();
   app.addHook('onRequest', async (request) => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   BOOTSTRAP_LIMITED_REASON,
+  ORG_PERMISSIONS,
   BOOTSTRAP_RETIRED_REASON,
   apiKeyPrincipal,
   authorize,
@@ -26,6 +27,8 @@ function requirements(): Requirement[] {
   for (const action of ['manage_security', 'monitor'] as const) {
     out.push({ kind: 'database', action }, { kind: 'database', action, bootstrap: true });
   }
+  for (const permission of ORG_PERMISSIONS) out.push({ kind: 'org', permission });
+  out.push({ kind: 'org_owner' });
   return out;
 }
 
@@ -42,6 +45,10 @@ function oracle(db: DatabaseAction[], grant: { pattern: string; actions: IndexAc
     case 'index':
       if (grant === undefined || !grant.actions.includes(req.action)) return false;
       return indices === undefined ? true : indices.every((i) => matches(grant.pattern, i));
+    case 'org':
+    case 'org_owner':
+      // only through an organisation role, which none of these principals has
+      return false;
   }
 }
 

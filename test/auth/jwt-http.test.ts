@@ -39,7 +39,7 @@ before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-rbac-jwt-'));
   server = await startAuthServer({
     dataDir,
-    rbac: { enabled: true, bootstrapKey: BOOTSTRAP, jwt: { audience: AUDIENCE, issuer: ISSUER, jwksUrl, rolesClaim: 'roles' } },
+    rbac: { enabled: true, bootstrapKey: BOOTSTRAP, jwt: { audience: AUDIENCE, issuers: [ISSUER], keySource: { kind: 'jwks_url', url: jwksUrl }, rolesClaim: 'roles' } },
   });
   const adminRole = { name: 'admin', database: ['manage_security', 'monitor'], indexes: [{ names: ['*'], permissions: ['read', 'write', 'delete'] }] };
   await call(`${server.url}/v1/roles`, { credential: BOOTSTRAP, body: adminRole });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import * as jose from 'jose';
 import { algorithmsForKey, createJwtVerifier, rolesFromClaims } from '../../src/auth/index.js';
-import type { JwtConfig } from '../../src/config/index.js';
+import type { JwtConfig, JwtKeySource } from '../../src/config/index.js';
 
 let dir = '';
 const AUD = 'svc-audience';
@@ -17,8 +17,8 @@ before(() => {
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function config(extra: Partial<JwtConfig>): JwtConfig {
-  return { audience: AUD, rolesClaim: 'roles', ...extra };
+function config(keySource: JwtKeySource, issuers: string[] = []): JwtConfig {
+  return { audience: AUD, rolesClaim: 'roles', issuers, keySource };
 }
 
 async function sign(key: Parameters<SignJWTSign>[0], alg: string, claims: jose.JWTPayload = {}, kid?: string): Promise<string> {
@@ -31,12 +31,12 @@ test('a PEM public key file: RSA keys verify RS and PS tokens, and only those', 
   const { publicKey, privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
   const file = path.join(dir, 'rsa.pem');
   fs.writeFileSync(file, await jose.exportSPKI(publicKey));
-  const verifier = createJwtVerifier(config({ publicKeyFile: file }));
+  const verifier = createJwtVerifier(config({ kind: 'public_key_file', path: file }));
   assert.deepEqual(await verifier.verify(await sign(privateKey, 'RS256')), { subject: 'alice', providerRoles: ['ops'] });
   const ps = await jose.generateKeyPair('PS384', { extractable: true });
   const psFile = path.join(dir, 'ps.pem');
   fs.writeFileSync(psFile, await jose.exportSPKI(ps.publicKey));
-  const psVerifier = createJwtVerifier(config({ publicKeyFile: psFile }));
+  const psVerifier = createJwtVerifier(config({ kind: 'public_key_file', path: psFile }));
   assert.equal((await psVerifier.verify(await sign(ps.privateKey, 'PS384'))).subject, 'alice');
   // a token signed with another key of the same type
   const other = await jose.generateKeyPair('RS256');
@@ -51,7 +51,7 @@ test('a PEM public key file: EC and Ed25519 keys pick their algorithm from the k
   const ed = await jose.generateKeyPair('EdDSA', { extractable: true });
   const file = path.join(dir, 'ed.pem');
   fs.writeFileSync(file, await jose.exportSPKI(ed.publicKey));
-  const verifier = createJwtVerifier(config({ publicKeyFile: file }));
+  const verifier = createJwtVerifier(config({ kind: 'public_key_file', path: file }));
   assert.equal((await verifier.verify(await sign(ed.privateKey, 'EdDSA'))).subject, 'alice');
   assert.deepEqual(algorithmsForKey(crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey), ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512']);
 });
@@ -61,14 +61,14 @@ test('a JWKS file', async () => {
   const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'one', alg: 'ES256', use: 'sig' };
   const file = path.join(dir, 'jwks.json');
   fs.writeFileSync(file, JSON.stringify({ keys: [jwk] }));
-  const verifier = createJwtVerifier(config({ jwksFile: file }));
+  const verifier = createJwtVerifier(config({ kind: 'jwks_file', path: file }));
   assert.equal((await verifier.verify(await sign(privateKey, 'ES256', {}, 'one'))).subject, 'alice');
   await assert.rejects(verifier.verify(await sign(privateKey, 'ES256', {}, 'two')), /no key of the JWKS matches/);
 });
 
 test('an HS256 secret verifies HS256 only; asymmetric sources never accept HS256', async () => {
   const secret = 'a shared secret of reasonable length!!';
-  const verifier = createJwtVerifier(config({ hs256Secret: secret }));
+  const verifier = createJwtVerifier(config({ kind: 'hs256_secret', secret: secret }));
   const key = new TextEncoder().encode(secret);
   assert.equal((await verifier.verify(await sign(key, 'HS256'))).subject, 'alice');
   await assert.rejects(verifier.verify(await sign(key, 'HS512')), /algorithm is not allowed/);
@@ -80,14 +80,14 @@ test('an HS256 secret verifies HS256 only; asymmetric sources never accept HS256
   fs.writeFileSync(file, pem);
   // the classic confusion: an HS256 token keyed with the public key's text
   const confused = await sign(new TextEncoder().encode(pem), 'HS256');
-  await assert.rejects(createJwtVerifier(config({ publicKeyFile: file })).verify(confused), /algorithm is not allowed/);
+  await assert.rejects(createJwtVerifier(config({ kind: 'public_key_file', path: file })).verify(confused), /algorithm is not allowed/);
 });
 
 test('claims: audience, issuer, expiry, not-before, subject, and alg none', async () => {
   const { publicKey, privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
   const file = path.join(dir, 'claims.pem');
   fs.writeFileSync(file, await jose.exportSPKI(publicKey));
-  const verifier = createJwtVerifier(config({ publicKeyFile: file, issuer: 'https://idp.example' }));
+  const verifier = createJwtVerifier(config({ kind: 'public_key_file', path: file }, ['https://idp.example']));
   const now = Math.floor(Date.now() / 1000);
   const good = () => new jose.SignJWT({ roles: 'a b' }).setProtectedHeader({ alg: 'RS256' }).setSubject('bob').setAudience(AUD).setIssuer('https://idp.example');
 

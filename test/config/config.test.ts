@@ -48,14 +48,47 @@ describe('configuration', () => {
   it('fails fast on an inconsistent RBAC configuration', () => {
     const rbac = { SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: 'boot' };
     assert.throws(() => loadConfig({ ...rbac, SVC_JWT_HS256_SECRET: 's' }), /SVC_JWT_ALLOW_HS256/);
-    assert.throws(() => loadConfig({ ...rbac, SVC_JWT_AUDIENCE: 'svc' }), /signing key source/);
     assert.throws(() => loadConfig({ ...rbac, SVC_JWT_JWKS_FILE: '/x.json' }), /SVC_JWT_AUDIENCE is required/);
     assert.throws(
       () => loadConfig({ ...rbac, SVC_JWT_AUDIENCE: 'svc', SVC_JWT_JWKS_FILE: '/x.json', SVC_JWT_PUBLIC_KEY_FILE: '/k.pem' }),
       /only one of/,
     );
     const ok = loadConfig({ ...rbac, SVC_JWT_AUDIENCE: 'svc', SVC_JWT_JWKS_URL: 'http://127.0.0.1:1/jwks.json', SVC_JWT_ISSUER: 'idp' });
-    assert.deepEqual(ok.rbac.jwt && { aud: ok.rbac.jwt.audience, iss: ok.rbac.jwt.issuer, claim: ok.rbac.jwt.rolesClaim }, { aud: 'svc', iss: 'idp', claim: 'roles' });
+    assert.deepEqual(ok.rbac.jwt, {
+      audience: 'svc',
+      issuers: ['idp'],
+      keySource: { kind: 'jwks_url', url: 'http://127.0.0.1:1/jwks.json' },
+      rolesClaim: 'roles',
+    });
+  });
+
+  it("starts RBAC with the specification's three settings, and finds a JWT key source where it can be known", () => {
+    const spec = { SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: 'boot', SVC_JWT_AUDIENCE: 'svc' };
+    const bare = loadConfig(spec).rbac;
+    assert.equal(bare.enabled, true);
+    assert.equal(bare.bootstrapKey, 'boot');
+    assert.equal(bare.jwt?.keySource.kind, 'none');
+    assert.match(bare.jwt?.keySource.kind === 'none' ? bare.jwt.keySource.hint : '', /set SVC_JWT_ISSUER .* or set SVC_JWT_JWKS_URL/);
+
+    // a pinned issuer: its published keys, found by discovery, and tokens must name it
+    const pinned = loadConfig({ ...spec, SVC_JWT_ISSUER: 'https://idp.example.com/realms/ops' }).rbac.jwt;
+    assert.deepEqual(pinned && [pinned.keySource, pinned.issuers], [
+      { kind: 'oidc_discovery', issuer: 'https://idp.example.com/realms/ops', pinnedBy: 'SVC_JWT_ISSUER' },
+      ['https://idp.example.com/realms/ops'],
+    ]);
+    assert.equal(loadConfig({ ...spec, SVC_JWT_ISSUER: 'http://127.0.0.1:8080' }).rbac.jwt?.keySource.kind, 'oidc_discovery');
+    // an issuer that cannot be trusted over the network, or is no URL, leads nowhere
+    assert.throws(() => loadConfig({ ...spec, SVC_JWT_ISSUER: 'http://idp.example.com' }), /SVC_JWT_ISSUER \[http:\/\/idp.example.com\] is not an https URL.*SVC_JWT_JWKS_URL/);
+    assert.throws(() => loadConfig({ ...spec, SVC_JWT_ISSUER: 'idp' }), /is not a URL/);
+
+    // an audience only one provider hands out pins its issuer without a further setting
+    const google = loadConfig({ ...spec, SVC_JWT_AUDIENCE: '123456789012-abcdefghij0123456789.apps.googleusercontent.com' }).rbac.jwt;
+    assert.deepEqual(google && [google.keySource, google.issuers], [
+      { kind: 'oidc_discovery', issuer: 'https://accounts.google.com', pinnedBy: 'SVC_JWT_AUDIENCE' },
+      ['https://accounts.google.com', 'accounts.google.com'],
+    ]);
+    // a look-alike is not taken for it
+    assert.equal(loadConfig({ ...spec, SVC_JWT_AUDIENCE: 'evil.apps.googleusercontent.com.example' }).rbac.jwt?.keySource.kind, 'none');
   });
 
   it('svc serve exits with code 2 and a message on an invalid setting', () => {

@@ -42,6 +42,8 @@ export function mainScript(): string {
 export interface ChildNode {
   child: ChildProcess;
   url: string;
+  /** everything the child wrote to stdout so far (its JSON log lines) */
+  output(): string;
 }
 
 /** Resolves when the child has exited (at once when it already has). */
@@ -70,7 +72,7 @@ export function spawnNode(dataDir: string, env: Record<string, string> = {}): Pr
         try {
           const { url } = JSON.parse(line) as { url: string };
           clearTimeout(timer);
-          resolve({ child, url });
+          resolve({ child, url, output: () => buffered });
           return;
         } catch {
           // a partial line: wait for more output

@@ -6,10 +6,12 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import { initial } from './0001-initial.js';
 import { rbac } from './0002-rbac.js';
+import { org } from './0003-org.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_rbac': rbac,
+  '0003_org': org,
 };
 
 /**
