@@ -12,10 +12,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator } from './corpus/index.js';
-import { HttpClient, measureDataDir, median, startServer, type ServerHandle } from './harness/index.js';
+import { HttpClient, measureDataDir, median, repoRoot, startServer, type ServerHandle } from './harness/index.js';
 import { buildBulkBodies, type BulkBodies } from './ingest/index.js';
 import { renderTable } from './report/index.js';
 
@@ -199,12 +198,6 @@ async function runOnce(repoRoot: string, scenario: Scenario, corpus: BulkBodies,
     replayedDocs: replay?.replayed ?? null,
     foundDocs: count.count - 1,
   };
-}
-
-function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
 }
 
 async function main(): Promise<void> {

@@ -11,10 +11,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
-import { CpuMeter, HttpClient, processCpuSeconds, MemorySampler, ThreadCpuMeter, jsonBody, measureDataDir, serverLogErrors, startServer, tail, waitSettled } from './harness/index.js';
+import { CpuMeter, HttpClient, processCpuSeconds, MemorySampler, ThreadCpuMeter, jsonBody, measureDataDir, repoRoot, serverLogErrors, startServer, tail, waitSettled } from './harness/index.js';
 import { buildBulkBodies, flushIndex, ingestUntilFlushed, loadBulk, sweepConcurrency, type SweepPoint } from './ingest/index.js';
 import { aggregationCases, dslCases, msearchCase, queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
 import { checkTargets, renderMarkdown, renderSummary, renderTable, type BenchResults } from './report/index.js';
@@ -57,16 +56,6 @@ function concurrencyList(value: string): number[] {
   const levels = value.split(',').map((v) => Number(v.trim()));
   if (levels.length === 0 || levels.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError('wants a comma-separated list of integers >= 1, e.g. 1,2,4');
   return levels;
-}
-
-function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('cannot find the repository root above the benchmark');
-    dir = parent;
-  }
-  return dir;
 }
 
 function log(message: string): void {

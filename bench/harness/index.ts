@@ -10,3 +10,4 @@ export { waitSettled, type SettleOptions, type SettleResult } from './settle.js'
 export { median, percentile } from './stats.js';
 export { CpuMeter, processCpuSeconds, statCpuSeconds, ownCpuSeconds, machineBusySeconds, type PhaseCpu } from './cpu-time.js';
 export { ThreadCpuMeter, type ThreadCpu, type PhaseThreadCpu } from './thread-cpu.js';
+export { repoRoot } from './repo-root.js';

@@ -56,14 +56,7 @@ export class ShardWriteBatch {
    * the general path renders a document whose text it can keep.
    */
   addScanned(id: bigint, ts: number, lid: number, textHasTs: boolean, keepStart: number, keepEnd: number): void {
-    const k = this.count++;
-    this.ids[k] = id;
-    this.ts[k] = ts;
-    this.lids[k] = lid;
-    this.keepStart[k] = keepStart;
-    this.keepEnd[k] = keepEnd;
-    this.suffixes[k] = textHasTs ? `,"_lid":${lid}}` : `,"_ts":${ts},"_lid":${lid}}`;
-    this.valueEnd[k] = this.values.length;
+    this.addKept(id, ts, lid, keepStart, keepEnd, textHasTs ? `,"_lid":${lid}}` : `,"_ts":${ts},"_lid":${lid}}`);
   }
 
   /**
@@ -71,13 +64,17 @@ export class ShardWriteBatch {
    * included) the scanner took: the source is kept as it is.
    */
   addStored(id: bigint, ts: number, lid: number, start: number, end: number): void {
+    this.addKept(id, ts, lid, start, end, '');
+  }
+
+  private addKept(id: bigint, ts: number, lid: number, keepStart: number, keepEnd: number, suffix: string): void {
     const k = this.count++;
     this.ids[k] = id;
     this.ts[k] = ts;
     this.lids[k] = lid;
-    this.keepStart[k] = start;
-    this.keepEnd[k] = end;
-    this.suffixes[k] = '';
+    this.keepStart[k] = keepStart;
+    this.keepEnd[k] = keepEnd;
+    this.suffixes[k] = suffix;
     this.valueEnd[k] = this.values.length;
   }
 
