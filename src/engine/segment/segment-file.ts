@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { CorruptionError } from '../../common/errors.js';
-import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
+import type { FieldInfo, FieldType, OrdinalColumn, PointsIndex, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { FormatError } from './byte-reader.js';
 import { checksum } from './checksum.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
@@ -26,6 +26,7 @@ import {
   type Footer,
 } from './footer.js';
 import { Lru } from './lru.js';
+import { buildPointsIndex } from './points-index.js';
 import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
@@ -283,6 +284,12 @@ export class SegmentFile implements SegmentReader {
     const ref = this.fieldMap.get(field)?.numeric;
     if (!ref) return null;
     return this.cached(`n:${field}`, () => this.decodeBlob(ref, (b) => decodeNumericColumn(b, this.numDocs)), byteLength);
+  }
+
+  pointsIndex(field: string): PointsIndex | null {
+    const column = this.numeric(field);
+    if (column === null) return null;
+    return this.cached(`x:${field}`, () => buildPointsIndex(column), (x) => x.values.byteLength + x.docs.byteLength);
   }
 
   ordinals(field: string): OrdinalColumn | null {
