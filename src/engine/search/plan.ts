@@ -149,7 +149,10 @@ function columnRange(
  * enough (a quarter of the docs) that taking them beats reading the whole column.
  */
 function pointsInRange(ctx: PlanContext, field: string, lo: number, loInclusive: boolean, hi: number, hiInclusive: boolean): Uint32Array | null {
-  if (ctx.segment.pointsIndex === undefined) return null;
+  // `_ts` and `_lid` hold a distinct value per doc, nearly in doc order: their index would cost
+  // a new segment's first time filter about 100 ms to build, where segment bounds already skip
+  // or take whole segments and leave one partial segment to scan
+  if (ctx.segment.pointsIndex === undefined || field === '_ts' || field === '_lid') return null;
   const index = ctx.segment.pointsIndex(field);
   if (index === null) return null;
   const from = valueBound(index.values, lo, !loInclusive);

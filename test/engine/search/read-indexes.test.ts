@@ -129,6 +129,9 @@ test('a selective range is planned on the points index, a wide one on the column
   assert.ok(selective.op === 'column_range' && selective.points !== null);
   const wide = plan(rangeQuery('size', { gte: -1000 }));
   assert.ok(wide.op === 'column_range' && wide.points === null);
+  // time filters keep to segment bounds and the column
+  const time = plan(rangeQuery('_ts', { gte: 1_700_000_020_000, lt: 1_700_000_020_100 }));
+  assert.ok(time.op === 'column_range' && time.points === null);
   // docs past a snapshot's limit are not seen, whichever way the range is read
   const limited = executeSearch([{ index: 'i', segment: file, docLimit: 1000 }], request(rangeQuery('status', { gte: 500 }), { size: 0 }));
   assert.equal(limited.total, specs.slice(0, 1000).filter((s) => inRange(valueOf(s, 'status'), { gte: 500 })).length);
