@@ -15,7 +15,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
 import { CpuMeter, HttpClient, processCpuSeconds, MemorySampler, ThreadCpuMeter, jsonBody, measureDataDir, repoRoot, serverLogErrors, startServer, tail, waitSettled } from './harness/index.js';
 import { buildBulkBodies, flushIndex, ingestUntilFlushed, loadBulk, sweepConcurrency, type SweepPoint } from './ingest/index.js';
-import { aggregationCases, dslCases, msearchCase, queryStringCases, reportedTotal, runQueryCases, type QueryCase } from './queries/index.js';
+import { aggregationCases, countCases, dslCases, msearchCase, queriesUnderIngest, queryStringCases, reportedTotal, runQueryCases, type QueryCase, type UnderIngestResult } from './queries/index.js';
 import { checkTargets, renderMarkdown, renderSummary, renderTable, type BenchResults } from './report/index.js';
 import { monotonicMicros, profileThread, summarizeProfile, type PhaseWindow } from './profile/index.js';
 import { selfCheck } from './self-check.js';
@@ -39,10 +39,11 @@ interface RunOptions {
   waitFlushed: boolean;
   settleTimeout: number;
   concurrencySweep: number[];
+  queriesUnderIngest: boolean;
 }
 
 /** every query case the run times; further forms of the queries are appended here */
-const QUERY_CASES: readonly QueryCase[] = [...queryStringCases, ...dslCases, msearchCase, ...aggregationCases];
+const QUERY_CASES: readonly QueryCase[] = [...countCases, ...queryStringCases, ...dslCases, msearchCase, ...aggregationCases];
 
 function integer(min: number) {
   return (value: string): number => {
@@ -123,7 +124,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
   const gen = new CorpusGenerator({ seed: o.seed, docs: o.docs });
   const words = chooseQueryWords(gen);
   const tally = new CorpusTally(tallyWatchFor(words));
-  const corpus = buildBulkBodies(gen, { batchDocs: o.batch, index: o.index, observe: (g) => tally.add(g.lastLine, g.lastTs) });
+  const corpus = buildBulkBodies(gen, { batchDocs: o.batch, index: o.index, observe: (g) => tally.add(g.lastLine, g.lastTs, g.lastStatus) });
   const expected = tally.counts();
   log(`corpus ready in ${(corpus.generateMs / 1000).toFixed(1)} s: ${(corpus.totalBytes / 1e6).toFixed(1)} MB in ${corpus.bodies.length} bulk bodies`);
 
@@ -217,6 +218,15 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     const hwm = memory.highWaterMarkBytes() ?? null;
     memory.stop();
 
+    let underIngest: UnderIngestResult | undefined;
+    if (o.queriesUnderIngest) {
+      phase('queries-under-ingest');
+      const loadIndex = `${o.index}-under-ingest`;
+      log(`timing the queries while the corpus goes into ${loadIndex}`);
+      underIngest = await queriesUnderIngest(server.url, corpus, QUERY_CASES, { index: o.index, words, expected }, { concurrency: o.concurrency, loadIndex });
+      log(`${underIngest.queries[0]?.samples ?? 0} rounds of queries during ${(underIngest.ingest.whole.elapsedMs / 1000).toFixed(1)} s of ingest (${Math.round(underIngest.ingest.whole.docsPerSec).toLocaleString('en')} docs/s)`);
+    }
+
     phase('shutdown');
     client.close();
     stopped = await server.stop(1_900_000);
@@ -261,6 +271,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
       flushThreads,
       settle,
       queries,
+      ...(underIngest ? { underIngest } : {}),
       memory: {
         peakRssBytes: peaks.length ? Math.max(...peaks) : null,
         highWaterMarkBytes: hwm,
@@ -281,7 +292,8 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     fs.writeFileSync(markdownFile, renderMarkdown(results));
 
     process.stdout.write(`\n${renderSummary(results)}\n\nresults: ${outFile} (and ${path.basename(markdownFile)})\n`);
-    return queries.every((q) => !q.problem) && ingest.failedItems === 0;
+    const underIngestOk = !underIngest || (underIngest.queries.every((q) => !q.problem) && underIngest.ingest.failedItems === 0);
+    return queries.every((q) => !q.problem) && ingest.failedItems === 0 && underIngestOk;
   } catch (err) {
     failed = true;
     // a dropped connection usually arrives a moment before the exit of a crashed process
@@ -339,6 +351,7 @@ const program = new Command('bench')
   .option('--settle-timeout <seconds>', 'longest wait for the service to settle before the queries', integer(0), 180)
   .option('--profile', 'run the service with --cpu-prof and print where its time goes', false)
   .option('--concurrency-sweep <list>', 'before the main run, ingest and flush the corpus on a fresh service at each of these concurrencies (e.g. 1,2,4)', concurrencyList, [])
+  .option('--queries-under-ingest', 'after the queries, time them again while the corpus is sent into a second index (p99 under ingest; the disk figures then include that index)', false)
   .option('--self-check', 'check the corpus generator only, without a service', false)
   .option('--self-check-docs <n>', 'documents the self-check generates', integer(100), 20_000);
 

@@ -41,7 +41,7 @@ export function selfCheck(docs: number, seed: number): boolean {
   for (let i = 0; i < docs; i++) {
     const json = gen.next();
     bytes += json.length + 1;
-    tally.add(gen.lastLine, gen.lastTs);
+    tally.add(gen.lastLine, gen.lastTs, gen.lastStatus);
     lines.push(gen.lastLine);
     tss.push(gen.lastTs);
     if (/[^\x20-\x7e]/.test(json)) nonAscii++;

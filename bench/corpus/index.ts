@@ -11,4 +11,4 @@ export {
 } from './generator.js';
 export { CorpusTally, type TallyCounts, type TallyWatch } from './tally.js';
 export { forEachAsciiToken } from './tokens.js';
-export { chooseQueryWords, tallyWatchFor, QUERY_RANKS, RECENT_FRACTION, NEWEST_COUNT, PREFIX_TARGET_TERMS, type QueryWords } from './query-words.js';
+export { chooseQueryWords, tallyWatchFor, QUERY_RANKS, RECENT_FRACTION, NEWEST_COUNT, PREFIX_TARGET_TERMS, STATUS_AT_LEAST, ABSENT_WORD, type QueryWords } from './query-words.js';

@@ -21,6 +21,12 @@ export const PREFIX_TARGET_TERMS = 300;
 /** how many of the newest documents holding a common word are asked for */
 export const NEWEST_COUNT = 100;
 
+/** the numeric range query counts documents whose HTTP status is at or above this (server errors) */
+export const STATUS_AT_LEAST = 500;
+
+/** a word no document holds: its search measures the fixed cost of a request */
+export const ABSENT_WORD = 'qxzjnomatchqxzj';
+
 /** the word query on the newest slice of the time span covers this last fraction of it */
 export const RECENT_FRACTION = 0.1;
 
@@ -63,6 +69,7 @@ export function tallyWatchFor(q: QueryWords): TallyWatch {
     prefixes: [q.prefix],
     recent: [{ word: q.recent, fromMs: q.recentFromMs }],
     newest: [{ word: q.newest, k: NEWEST_COUNT }],
+    statusAtLeast: [STATUS_AT_LEAST],
   };
 }
 

@@ -17,6 +17,8 @@ export interface TallyWatch {
   recent: ReadonlyArray<{ word: string; fromMs: number }>;
   /** the `_ts` of the newest k documents holding the word */
   newest: ReadonlyArray<{ word: string; k: number }>;
+  /** documents whose `status` is at or above each bound */
+  statusAtLeast: readonly number[];
 }
 
 export interface TallyCounts {
@@ -29,6 +31,8 @@ export interface TallyCounts {
   recent: Record<string, number>;
   /** newest first */
   newestTs: Record<string, number[]>;
+  /** by the bound, as a decimal string */
+  statusAtLeast: Record<string, number>;
 }
 
 export class CorpusTally {
@@ -45,6 +49,7 @@ export class CorpusTally {
   private readonly recentDocs: Float64Array;
   private readonly newestRings: Float64Array[];
   private readonly newestSeen: Float64Array;
+  private readonly statusDocs: Float64Array;
   private previous = '';
 
   constructor(private readonly watch: TallyWatch) {
@@ -66,10 +71,11 @@ export class CorpusTally {
     this.recentDocs = new Float64Array(watch.recent.length);
     this.newestRings = watch.newest.map((n) => new Float64Array(n.k));
     this.newestSeen = new Float64Array(watch.newest.length);
+    this.statusDocs = new Float64Array(watch.statusAtLeast.length);
   }
 
-  /** Counts one document. */
-  add(line: string, tsMs: number): void {
+  /** Counts one document; `status` is -1 when the document has none. */
+  add(line: string, tsMs: number, status = -1): void {
     this.docs++;
     this.present.fill(0);
     this.phraseSeen.fill(0);
@@ -92,6 +98,8 @@ export class CorpusTally {
       this.newestRings[i]![this.newestSeen[i]! % k] = tsMs;
       this.newestSeen[i]!++;
     });
+    const bounds = this.watch.statusAtLeast;
+    for (let i = 0; i < bounds.length; i++) if (status >= 0 && status >= bounds[i]!) this.statusDocs[i]!++;
   }
 
   counts(): TallyCounts {
@@ -105,6 +113,7 @@ export class CorpusTally {
       prefixTerms: Object.fromEntries(this.watch.prefixes.map((p, i) => [p, this.prefixTerms[i]!.size])),
       recent: Object.fromEntries(this.watch.recent.map((r, i) => [`${r.word} @${r.fromMs}`, this.recentDocs[i]!])),
       newestTs: Object.fromEntries(this.watch.newest.map((n, i) => [n.word, this.newestOf(i)])),
+      statusAtLeast: Object.fromEntries(this.watch.statusAtLeast.map((b, i) => [String(b), this.statusDocs[i]!])),
     };
   }
 

@@ -11,6 +11,8 @@ export interface IngestOptions {
   /** documents acknowledged before the sustained window opens, as a fraction */
   warmupFraction: number;
   onProgress?: (ackedDocs: number, elapsedMs: number) => void;
+  /** the body actually sent for body i (default: the corpus body as it is) */
+  bodyAt?: (i: number) => Buffer;
 }
 
 export interface Throughput {
@@ -49,7 +51,7 @@ export async function loadBulk(client: HttpClient, corpus: BulkBodies, opts: Ing
 
   const send = async (i: number) => {
     for (let attempt = 0; ; attempt++) {
-      const res = await client.request({ method: 'POST', path: '/_bulk', body: corpus.bodies[i]!, contentType: 'application/x-ndjson' });
+      const res = await client.request({ method: 'POST', path: '/_bulk', body: opts.bodyAt?.(i) ?? corpus.bodies[i]!, contentType: 'application/x-ndjson' });
       if ((res.status === 429 || res.status === 503) && attempt < MAX_RETRIES) {
         retries++;
         await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** attempt)));

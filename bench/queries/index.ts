@@ -7,5 +7,7 @@ export type { QueryCase, QueryContext } from './query-case.js';
 export { queryStringCases } from './query-string-cases.js';
 export { dslCases, msearchCase } from './dsl-cases.js';
 export { aggregationCases } from './aggregation-cases.js';
+export { countCases } from './count-cases.js';
 export { runQueryCases, type QueryCaseResult } from './run-cases.js';
 export { expectTotal, expectHitCount, expectNewest, reportedTotal, firstProblem } from './checks.js';
+export { queriesUnderIngest, type UnderIngestResult } from './under-ingest.js';

@@ -1,7 +1,9 @@
 /**
  * Times query cases: a few unmeasured warm-up rounds, then `repeats` rounds over all cases in
  * turn (so no case runs only against caches the previous repeat of itself warmed), then the
- * median and 90th percentile of the client-side wall time, beside the server's `took`.
+ * median, 90th and 99th percentile of the client-side wall time, beside the server's `took`.
+ * With `stop`, rounds go on (past `repeats`) until it says so: timing queries while something
+ * else, such as ingest into another index, keeps the service busy.
  */
 import { HttpClient, jsonBody, median, percentile } from '../harness/index.js';
 import type { QueryCase, QueryContext } from './query-case.js';
@@ -15,6 +17,7 @@ export interface QueryCaseResult {
   samples: number;
   medianMs: number;
   p90Ms: number;
+  p99Ms: number;
   minMs: number;
   maxMs: number;
   /** median of the server-reported `took` */
@@ -31,7 +34,7 @@ export async function runQueryCases(
   client: HttpClient,
   cases: readonly QueryCase[],
   ctx: QueryContext,
-  opts: { repeats: number; warmupRounds: number },
+  opts: { repeats: number; warmupRounds: number; stop?: () => boolean },
 ): Promise<QueryCaseResult[]> {
   const samples = cases.map(() => [] as number[]);
   const took = cases.map(() => [] as number[]);
@@ -40,7 +43,10 @@ export async function runQueryCases(
   const totals: Array<number | null> = cases.map(() => null);
   const requests = cases.map((c) => c.request(ctx));
 
-  for (let round = 0; round < opts.warmupRounds + opts.repeats; round++) {
+  const more = (round: number) => (opts.stop ? !opts.stop() : round < opts.warmupRounds + opts.repeats);
+  let lastRound = false;
+  for (let round = 0; more(round); round++) {
+    lastRound = !more(round + 1);
     for (let i = 0; i < cases.length; i++) {
       const res = await client.request(requests[i]!, 120_000);
       const measured = round >= opts.warmupRounds;
@@ -51,7 +57,7 @@ export async function runQueryCases(
       }
       if (measured) samples[i]!.push(res.elapsedMs);
       // every answer is checked, but only the first problem is kept
-      if (round === 0 || round === opts.warmupRounds + opts.repeats - 1) {
+      if (round === 0 || lastRound) {
         const body = jsonBody(res, cases[i]!.name);
         problems[i] ??= cases[i]!.check(body, ctx);
         const t = (body as { took?: unknown }).took;
@@ -77,6 +83,7 @@ export async function runQueryCases(
       samples: s.length,
       medianMs: median(s),
       p90Ms: percentile(s, 90),
+      p99Ms: percentile(s, 99),
       minMs: s.length ? Math.min(...s) : NaN,
       maxMs: s.length ? Math.max(...s) : NaN,
       tookMedianMs: took[i]!.length ? median(took[i]!) : null,

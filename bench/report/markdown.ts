@@ -36,6 +36,10 @@ export function renderMarkdown(r: BenchResults): string {
     `| SIGTERM to exit | ${n(r.server.stopMs)} ms |`,
   ];
   lines.push('', 'CPU of the service by thread, during ingest and during `_flush`:', '', ...markdownTable(threadHeader(['ingest', '`_flush`']), threadRows([r.ingest.threads, r.flushThreads])));
+  if (r.underIngest) {
+    const ui = r.underIngest;
+    lines.push('', `Queries while ${n(ui.ingest.whole.docs)} docs went into a second index at ${n(ui.ingest.whole.docsPerSec)} docs/s:`, '', ...markdownTable(['query', 'samples', 'median ms', 'p99 ms'], ui.queries.map((q) => [q.title, n(q.samples), n(q.medianMs, 1), n(q.p99Ms, 1)])));
+  }
   if (r.sweep.length > 0) lines.push('', 'Concurrency sweep (a fresh service per row, ingest and `_flush` only):', '', ...markdownTable(SWEEP_HEADER, sweepRows(r.sweep)));
   if (r.server.loggedErrors > 0) lines.push('', `The service logged ${r.server.loggedErrors} errors; the first: ${r.server.firstLoggedError ?? ''}`);
   return `${lines.join('\n')}\n`;

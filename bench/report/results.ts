@@ -1,7 +1,7 @@
 /** The shape of a benchmark run's JSON results file. */
 import type { DiskUsage, MemorySample, PhaseCpu, PhaseThreadCpu, SettleResult } from '../harness/index.js';
 import type { FlushResult, IngestResult, SweepPoint, Throughput } from '../ingest/index.js';
-import type { QueryCaseResult } from '../queries/index.js';
+import type { QueryCaseResult, UnderIngestResult } from '../queries/index.js';
 import type { QueryWords, TallyCounts } from '../corpus/index.js';
 import type { TargetCheck } from './targets.js';
 
@@ -40,6 +40,8 @@ export interface BenchResults {
   flushThreads: PhaseThreadCpu;
   settle: SettleResult;
   queries: QueryCaseResult[];
+  /** the queries timed again while ingest ran (`--queries-under-ingest`) */
+  underIngest?: UnderIngestResult;
   memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };
   disk: DiskUsage & { totalPerRawByte: number; segmentsPerRawByte: number; walPerRawByte: number };
   targets: TargetCheck[];

@@ -40,17 +40,28 @@ export function renderSummary(r: BenchResults): string {
   out.push(`before the queries: ${r.settle.settled ? 'settled' : 'NOT settled'} after ${n(r.settle.waitedMs / 1000, 1)} s (${r.settle.reason}; WAL ${mib(r.settle.walBytesAtEnd)})`);
   out.push('');
   out.push(renderTable(
-    ['query', 'median ms', 'p90 ms', 'took ms', 'hits', 'answer'],
+    ['query', 'median ms', 'p90 ms', 'p99 ms', 'took ms', 'hits', 'answer'],
     r.queries.map((q) => [
       q.title,
       q.errors ? 'error' : n(q.medianMs, 1),
       q.errors ? '' : n(q.p90Ms, 1),
+      q.errors ? '' : n(q.p99Ms, 1),
       q.tookMedianMs === null ? '' : n(q.tookMedianMs, 0),
       q.hitsTotal === null ? '' : n(q.hitsTotal),
       q.problem ? `WRONG: ${q.problem}` : 'ok',
     ]),
-    new Set([1, 2, 3, 4]),
+    new Set([1, 2, 3, 4, 5]),
   ));
+  const ui = r.underIngest;
+  if (ui) {
+    out.push('');
+    out.push(`while ${n(ui.ingest.whole.docs)} docs went into ${ui.loadIndex} at ${n(ui.ingest.whole.docsPerSec)} docs/s (${n(ui.ingest.whole.elapsedMs / 1000, 1)} s):`);
+    out.push(renderTable(
+      ['query under ingest', 'samples', 'median ms', 'p99 ms', 'answer'],
+      ui.queries.map((q) => [q.title, n(q.samples), q.errors ? 'error' : n(q.medianMs, 1), q.errors ? '' : n(q.p99Ms, 1), q.problem ? `WRONG: ${q.problem}` : 'ok']),
+      new Set([1, 2, 3]),
+    ));
+  }
   out.push(`CPU during queries: service ${cores(r.queriesCpu.serverCores)} cores, benchmark client ${cores(r.queriesCpu.clientCores)}, other processes ${cores(r.queriesCpu.otherProcessesCores)} over ${n(r.queriesCpu.wallSeconds, 1)} s`);
   if ((r.queriesCpu.otherProcessesCores ?? 0) > COMPETITION_CORES) out.push(`WARNING: other processes used ${cores(r.queriesCpu.otherProcessesCores)} cores during the queries`);
   out.push('');

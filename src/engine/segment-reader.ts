@@ -31,6 +31,14 @@ export interface OrdinalColumn {
   terms: readonly string[];
 }
 
+/** The docs that have a value of a numeric field, ordered by value, then doc id. */
+export interface PointsIndex {
+  /** ascending */
+  values: Float64Array;
+  /** docs[i] holds values[i] */
+  docs: Uint32Array;
+}
+
 export interface SegmentReader {
   /** unique and stable for the life of the segment (file name stem for segment files) */
   readonly id: string;
@@ -62,6 +70,11 @@ export interface SegmentReader {
    * value of each doc, NaN where the doc has none. Null for other fields.
    */
   numeric(field: string): Float64Array | null;
+  /**
+   * The points index of a numeric field (as `numeric` gives it), for ranges that select few docs;
+   * offered by segments that no longer change. Null when the field has no numeric view.
+   */
+  pointsIndex?(field: string): PointsIndex | null;
   /** Ordinals of a keyword field (first value per doc), or null for other fields. */
   ordinals(field: string): OrdinalColumn | null;
   /** Sorted doc ids of docs that hold at least one value for the field. */

@@ -2,12 +2,13 @@
  * The query threads (SVC_QUERY_THREADS): a search's segment files are searched on a worker
  * thread while the main thread searches the memtables (which live in its memory); the two parts
  * are merged. A thread that runs past the query's hard deadline is terminated and replaced, so
- * a runaway query is stopped even if it never reaches a cooperative deadline check.
+ * a runaway query is stopped even if it never reaches a cooperative deadline check. Searches
+ * that can only match a few docs and read no sources run on the calling thread.
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { QueryTimeoutError, SvcError } from '../../common/index.js';
-import { executeSearch, mergeSearchResults } from '../search/index.js';
+import { executeSearch, matchUpperBound, mergeSearchResults } from '../search/index.js';
 import type { SearchRequest, SearchResult, SearchTarget } from '../search/types.js';
 import { QUERY_THREAD_NAME, fromWireError, type FileTarget, type QueryReply, type QueryTask } from './messages.js';
 
@@ -42,6 +43,24 @@ interface Thread {
   timer: NodeJS.Timeout | undefined;
 }
 
+/**
+ * Matches a count may have and still run here: a few term lookups and a few thousand doc ids
+ * cost less of this thread than handing the search to a query thread and taking the answer back.
+ */
+const INLINE_MAX_MATCHES = 4096;
+
+/**
+ * A search that reads no sources and touches few postings (by document frequencies, which the
+ * term dictionaries answer without decoding a list): a count of rare terms, a word nobody wrote.
+ */
+function isTiny(files: readonly SearchTarget[], request: SearchRequest): boolean {
+  const bound = matchUpperBound(
+    files.map((t) => t.segment),
+    request.query,
+  );
+  return bound === 0 || (request.from + request.size === 0 && bound <= INLINE_MAX_MATCHES);
+}
+
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './query-worker.ts' : './query-worker.js', import.meta.url);
 
 export class QueryPool {
@@ -66,7 +85,7 @@ export class QueryPool {
   async search(targets: readonly SearchTarget[], request: SearchRequest): Promise<SearchResult> {
     const ordered = targets.map((t, i) => ({ ...t, order: t.order ?? i }));
     const files = ordered.filter((t) => t.filePath !== undefined);
-    if (files.length === 0 || this.threads.length === 0 || this.closed) return executeSearch(ordered, request);
+    if (files.length === 0 || this.threads.length === 0 || this.closed || isTiny(files, request)) return executeSearch(ordered, request);
 
     const partRequest: SearchRequest = { ...request, from: 0, size: request.from + request.size, trackTotalHits: true };
     const fileTargets: FileTarget[] = files.map((t) => ({

@@ -15,6 +15,7 @@ import {
   unionMany,
 } from './doc-set.js';
 import { matchPhrase } from './phrase.js';
+import { sortedBelow } from './sorted-below.js';
 import type { BoolNode, ColumnInNode, ColumnRangeNode, IdsNode, PlanNode, TokensNode, UnionNode } from './plan-node.js';
 
 export class EvalContext {
@@ -50,6 +51,7 @@ export function estimateCost(node: PlanNode, limit: number): number {
       return node.op === 'tokens' && node.min >= totalWeight(node) ? min : sum;
     }
     case 'column_range':
+      return node.points === null ? limit : node.points.length;
     case 'column_in':
     case 'ids':
       return limit;
@@ -133,6 +135,12 @@ function evalTokens(node: TokensNode, within: Uint32Array | null, ctx: EvalConte
 }
 
 function evalColumnRange(node: ColumnRangeNode, within: Uint32Array | null, ctx: EvalContext): Uint32Array {
+  const points = node.points;
+  // a few candidates are checked on the column; otherwise the index has the docs already
+  if (points !== null && (within === null || within.length * 8 > points.length)) {
+    const docs = sortedBelow(points, ctx.limit);
+    return within === null ? docs : intersect(within, docs);
+  }
   const { column, lo, hi, loInclusive, hiInclusive } = node;
   const deadline = ctx.deadline;
   const n = within === null ? ctx.limit : within.length;

@@ -19,7 +19,8 @@ import {
   type SortValue,
 } from './sort-keys.js';
 import { requiredTsInterval, segmentCanMatch, type TsInterval } from './time-pruning.js';
-import { topK, topKInDocOrder } from './top-k.js';
+import { topK, topKByBlocks, topKInDocOrder } from './top-k.js';
+import { BLOCK_DOCS, columnBlocks } from './column-blocks.js';
 import type { SearchHit, SearchRequest, SearchResult, SearchTarget } from './types.js';
 
 export interface MatchOptions {
@@ -99,6 +100,17 @@ function compareCandidates(a: Candidate, b: Candidate, keys: readonly EffectiveS
   return keys[0]?.order === 'desc' ? -c : c;
 }
 
+/** Top-k of one segment's matches: by column blocks when the sort allows and it saves work. */
+function topKOf(sort: SegmentSort, docs: Uint32Array, k: number, after: Float64Array | null, bound: Bound, deadline: Deadline): Int32Array {
+  const field = sort.primaryColumn();
+  // with few more matches than kept hits, visiting them all is as cheap as ordering blocks
+  if (field !== null && docs.length > k * 8 && docs.length > BLOCK_DOCS) {
+    const blocks = columnBlocks(bound.target.segment, field, bound.limit);
+    if (blocks !== null) return topKByBlocks(sort, docs, k, after, blocks, deadline);
+  }
+  return topK(sort, docs.length, k, after, deadline);
+}
+
 function totalOf(count: number, track: boolean | number): { total: number; totalRelation: 'eq' | 'gte' } {
   if (typeof track === 'number' && count > track) return { total: Math.max(0, track), totalRelation: 'gte' };
   return { total: count, totalRelation: 'eq' };
@@ -143,9 +155,9 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
     const after = request.searchAfter === undefined ? null : sort.afterValues(request.searchAfter);
     const direction = scoring ? null : docOrderDirection(keys, bound.target.segment, bound.limit);
     const best =
-      direction === null
-        ? topK(sort, docs.length, k, after, deadline)
-        : topKInDocOrder(sort, docs.length, k, after, direction === 'asc');
+      direction !== null
+        ? topKInDocOrder(sort, docs.length, k, after, direction === 'asc')
+        : topKOf(sort, docs, k, after, bound, deadline);
     for (let j = 0; j < best.length; j++) {
       const i = best[j]!;
       candidates.push({ bound, doc: docs[i]!, score: scores === null ? 0 : scores[i]!, values: sort.sortValues(i) });

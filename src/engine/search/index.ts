@@ -34,6 +34,7 @@
  */
 export { executeSearch, matchSegment } from './execute.js';
 export { mergeSearchResults } from './merge-results.js';
+export { matchUpperBound } from './match-bound.js';
 export type { MatchOptions } from './execute.js';
 export { DEFAULT_SORT, SEGMENT_STRIDE } from './sort-keys.js';
 export { MAX_EXPANSIONS } from './term-expansion.js';

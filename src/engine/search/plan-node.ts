@@ -44,7 +44,12 @@ export interface TokensNode {
   boost: number;
 }
 
-/** Docs whose column value lies within the bounds (NaN, i.e. no value, never does). */
+/**
+ * Docs whose column value lies within the bounds (NaN, i.e. no value, never does). With a points
+ * index, `points` is the slice of it inside the bounds (docs by value, not sorted by id; some may
+ * be past the visible limit): evaluation takes them from there unless a few candidates are
+ * cheaper to check against the column.
+ */
 export interface ColumnRangeNode {
   op: 'column_range';
   column: Float64Array;
@@ -52,6 +57,7 @@ export interface ColumnRangeNode {
   loInclusive: boolean;
   hi: number;
   hiInclusive: boolean;
+  points: Uint32Array | null;
   boost: number;
 }
 

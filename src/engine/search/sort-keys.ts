@@ -41,8 +41,10 @@ export function comparisonKeys(keys: readonly EffectiveSortKey[]): EffectiveSort
 
 type CmpKind = 'col' | 'ord' | 'doc' | 'score' | 'id_hi' | 'id_lo' | 'null';
 
-interface CmpKey {
+export interface CmpKey {
   kind: CmpKind;
+  /** the column's field, for kind 'col' */
+  field: string;
   desc: boolean;
   missingFirst: boolean;
   col: Float64Array | null;
@@ -92,6 +94,7 @@ export class SegmentSort {
   private bind(k: EffectiveSortKey, key: number): void {
     const make = (kind: CmpKind, extra: Partial<CmpKey> = {}): CmpKey => ({
       kind,
+      field: k.field,
       desc: k.order === 'desc',
       missingFirst: k.missingFirst,
       col: null,
@@ -134,7 +137,7 @@ export class SegmentSort {
     } else if (type !== undefined) {
       const col = seg.numeric(field);
       if (col !== null) {
-        this.keys.push(make('col', { col }));
+        this.keys.push(make('col', { col, field }));
         return;
       }
     }
@@ -161,6 +164,12 @@ export class SegmentSort {
       case 'null':
         return 0;
     }
+  }
+
+  /** The numeric column the first key sorts on, or null when it sorts on something else. */
+  primaryColumn(): string | null {
+    const k = this.keys[0]!;
+    return k.kind === 'col' ? k.field : null;
   }
 
   private normalize(k: CmpKey, v: number): number {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { CorruptionError } from '../../common/errors.js';
-import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
+import type { FieldInfo, FieldType, OrdinalColumn, PointsIndex, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { FormatError } from './byte-reader.js';
 import { checksum } from './checksum.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
@@ -26,6 +26,7 @@ import {
   type Footer,
 } from './footer.js';
 import { Lru } from './lru.js';
+import { buildPointsIndex } from './points-index.js';
 import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
@@ -41,6 +42,15 @@ const COLUMN_CACHE_BYTES = 32 << 20;
  */
 const BASE_CACHE_ENTRIES = 64;
 const BASE_CACHE_BYTES = 8 << 20;
+/**
+ * Decoded postings (doc ids, and positions for phrases) of recently queried terms: a warm query
+ * then only intersects, where decoding a common word's list costs several times more than the
+ * intersection. Lists over POSTINGS_CACHE_ITEM_BYTES are decoded each time (they would push out
+ * everything else). Readers are per thread, so the budget is per segment and thread.
+ */
+const POSTINGS_CACHE_ENTRIES = 256;
+const POSTINGS_CACHE_BYTES = 4 << 20;
+const POSTINGS_CACHE_ITEM_BYTES = 1 << 20;
 const SCRATCH_MAX_BYTES = 1 << 20;
 const EMPTY_DOCS = new Uint32Array(0);
 
@@ -72,6 +82,8 @@ export class SegmentFile implements SegmentReader {
   private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES, DOC_BLOCK_CACHE_BYTES);
   private readonly columns = new Lru<string, unknown>(256, COLUMN_CACHE_BYTES);
   private readonly bases = new Lru<string, Uint32Array>(BASE_CACHE_ENTRIES, BASE_CACHE_BYTES);
+  /** keyed by field index * 2^32 + term rank; positions entries by the negated key minus one */
+  private readonly decoded = new Lru<number, Uint32Array | PositionPostings>(POSTINGS_CACHE_ENTRIES, POSTINGS_CACHE_BYTES);
   private readonly fieldIndex = new Map<string, number>();
 
   private constructor(
@@ -123,6 +135,7 @@ export class SegmentFile implements SegmentReader {
     this.docBlocks.clear();
     this.columns.clear();
     this.bases.clear();
+    this.decoded.clear();
   }
 
   fields(): readonly FieldInfo[] {
@@ -155,14 +168,28 @@ export class SegmentFile implements SegmentReader {
     if (ref === null) return null;
     const { block, i } = ref;
     if (ref.entry.flags & FLAG_DERIVED_POSTINGS) return this.derivedPostings(ref);
-    return guard(this.filePath, () => {
-      const single = block.singleDoc[i]!;
-      if (single >= 0) return Uint32Array.of(this.checkDoc(single));
+    const single = block.singleDoc[i]!;
+    if (single >= 0) return guard(this.filePath, () => Uint32Array.of(this.checkDoc(single)));
+    const key = this.termKey(ref);
+    const hit = this.decoded.get(key);
+    if (hit !== undefined) return hit as Uint32Array;
+    const docs = guard(this.filePath, () => {
       const mode = block.docsMode[i]!;
       // a reference reads its base's blocks: its own bytes must not sit in the shared buffer
       const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!, mode !== DOCS_REF);
       return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, mode, this.baseDocsOf(ref.entry));
     });
+    this.keepDecoded(key, docs, docs.byteLength);
+    return docs;
+  }
+
+  /** The key of a term's decoded docs in `decoded`; its positions use -key - 1. */
+  private termKey(ref: TermRef): number {
+    return this.fieldIndex.get(ref.entry.name)! * 2 ** 32 + ref.b * TERMS_PER_BLOCK + ref.i;
+  }
+
+  private keepDecoded(key: number, value: Uint32Array | PositionPostings, bytes: number): void {
+    if (bytes <= POSTINGS_CACHE_ITEM_BYTES) this.decoded.set(key, value, bytes);
   }
 
   positions(field: string, term: string): PositionPostings | null {
@@ -171,12 +198,17 @@ export class SegmentFile implements SegmentReader {
     const ref = this.lookup(field, term);
     if (ref === null) return null;
     const { block, i } = ref;
-    return guard(this.filePath, () => {
-      const single = block.singleDoc[i]!;
-      if (single >= 0) {
+    const single = block.singleDoc[i]!;
+    if (single >= 0) {
+      return guard(this.filePath, () => {
         const positions = block.singlePositions.slice(block.singleStart[i]!, block.singleStart[i + 1]!);
         return { docs: Uint32Array.of(this.checkDoc(single)), offsets: Uint32Array.of(0, positions.length), positions };
-      }
+      });
+    }
+    const key = -this.termKey(ref) - 1;
+    const hit = this.decoded.get(key);
+    if (hit !== undefined) return hit as PositionPostings;
+    const decoded = guard(this.filePath, () => {
       const docsLen = block.docsLen[i]!;
       const end = docsLen + block.posLen[i]!;
       const mode = block.docsMode[i]!;
@@ -185,6 +217,8 @@ export class SegmentFile implements SegmentReader {
       const { offsets, positions } = decodePositions(bytes, docsLen, end, docs.length, block.posMode[i]!);
       return { docs, offsets, positions };
     });
+    this.keepDecoded(key, decoded, decoded.docs.byteLength + decoded.offsets.byteLength + decoded.positions.byteLength);
+    return decoded;
   }
 
   /** The plain-coded docs of the term of a rank: what reference-coded docs are relative to. */
@@ -250,6 +284,12 @@ export class SegmentFile implements SegmentReader {
     const ref = this.fieldMap.get(field)?.numeric;
     if (!ref) return null;
     return this.cached(`n:${field}`, () => this.decodeBlob(ref, (b) => decodeNumericColumn(b, this.numDocs)), byteLength);
+  }
+
+  pointsIndex(field: string): PointsIndex | null {
+    const column = this.numeric(field);
+    if (column === null) return null;
+    return this.cached(`x:${field}`, () => buildPointsIndex(column), (x) => x.values.byteLength + x.docs.byteLength);
   }
 
   ordinals(field: string): OrdinalColumn | null {

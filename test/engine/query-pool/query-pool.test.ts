@@ -108,6 +108,30 @@ describe('query threads', () => {
     assert.equal(pool.size, 2);
   });
 
+  it('answers a count of a rare word, or a search matching nothing, without a query thread', async () => {
+    let started = 0;
+    const counting = new QueryPool({
+      threads: 1,
+      logger,
+      events: { queued: () => undefined, started: () => started++, finished: () => undefined, panicked: () => undefined },
+    });
+    try {
+      const targets = engine.searchTargets(['pooled']);
+      const fizz = { kind: 'match', field: '_line', text: 'fizz', operator: 'or' } as const;
+      const count = await counting.search(targets, { ...base, query: fizz, size: 0 });
+      assert.equal(count.total, executeSearch(targets, { ...base, query: fizz, size: 0 }).total);
+      const nothing = await counting.search(targets, { ...base, query: { kind: 'match', field: '_line', text: 'nowhere', operator: 'or' } });
+      assert.equal(nothing.total, 0);
+      assert.equal(started, 0, 'both answered on the calling thread');
+      // hits to read, or many matches to count: a query thread's work
+      await counting.search(targets, { ...base, query: fizz });
+      await counting.search(targets, { ...base, size: 0 });
+      assert.equal(started, 2);
+    } finally {
+      await counting.close();
+    }
+  });
+
   it('runs queries concurrently on its threads', async () => {
     const targets = engine.searchTargets(['pooled']);
     const results = await Promise.all(Array.from({ length: 10 }, () => pool.search(targets, base)));
