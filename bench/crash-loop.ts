@@ -24,12 +24,13 @@ async function main(): Promise<void> {
   const opts = new Command('crash-loop')
     .option('--kills <n>', 'SIGKILLs', integer(1), 50)
     .option('--writers <n>', 'bulk writers', integer(1), 4)
-    .option('--docs-per-request <n>', 'documents per bulk request', integer(1), 500)
+    .option('--docs-per-request <n>', 'documents per bulk request', integer(1), 200)
+    .option('--pause-ms <n>', "each writer's pause between requests", integer(0), 20)
     .option('--min-run-ms <n>', 'shortest run between restart and kill', integer(0), 200)
     .option('--max-run-ms <n>', 'longest run between restart and kill', integer(1), 3000)
     .option('--seed <n>', 'seed of the kill times', integer(0), 7)
     .parse()
-    .opts<{ kills: number; writers: number; docsPerRequest: number; minRunMs: number; maxRunMs: number; seed: number }>();
+    .opts<{ kills: number; writers: number; docsPerRequest: number; pauseMs: number; minRunMs: number; maxRunMs: number; seed: number }>();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-loop-'));
   try {
     const report = await runCrashLoop({ repoRoot: repoRoot(), workDir, ...opts, log: (line) => process.stderr.write(`${line}\n`) });

@@ -18,6 +18,8 @@ export interface CrashLoopOptions {
   seed: number;
   writers: number;
   docsPerRequest: number;
+  /** each writer's pause between requests (0: none); keeps the read-back after many kills short */
+  pauseMs?: number;
   /** random time the service runs between a restart's first accepted bulk and the next kill */
   minRunMs: number;
   maxRunMs: number;
@@ -111,6 +113,7 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
         // killed under this request: it was not acknowledged
         await new Promise((r) => setTimeout(r, 5));
       }
+      if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
     }
   };
 
