@@ -40,6 +40,10 @@ export function renderError(err: unknown): { status: number; body: EsErrorBody; 
   if (err instanceof SvcError) {
     return { status: err.status, body: esErrorBody(err.type, err.reason, err.status, err.details), internal: err.status >= 500 };
   }
+  // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR, ...) come from inflating a request body
+  if (isFastifyError(err) && /^Z_[A-Z_]+$/.test(err.code ?? '')) {
+    return { status: 400, body: esErrorBody('parse_exception', `request body could not be decompressed: ${err.message}`, 400), internal: false };
+  }
   if (isFastifyError(err)) {
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -59,9 +63,6 @@ export function renderError(err: unknown): { status: number; body: EsErrorBody; 
     if (status < 500) {
       return { status, body: esErrorBody('illegal_argument_exception', err.message, status), internal: false };
     }
-  }
-  if (err instanceof Error && /incorrect header check|unexpected end of file|invalid (block|stored block|distance)/i.test(err.message)) {
-    return { status: 400, body: esErrorBody('parse_exception', `request body could not be decompressed: ${err.message}`, 400), internal: false };
   }
   return { status: 500, body: esErrorBody('exception', 'internal server error', 500), internal: true };
 }

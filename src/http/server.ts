@@ -3,6 +3,7 @@
  * `Content-Encoding: gzip`), the Elasticsearch product header on every response, errors
  * rendered in one place, and the route modules registered on top.
  */
+import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../observability/index.js';
@@ -32,15 +33,15 @@ export function createServer(opts: ServerOptions): FastifyInstance {
 
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
-    if (encoding === 'gzip' || encoding === 'x-gzip') {
-      delete request.headers['content-length'];
-      return payload.pipe(zlib.createGunzip());
-    }
-    if (encoding === 'deflate') {
-      delete request.headers['content-length'];
-      return payload.pipe(zlib.createInflate());
-    }
-    return payload;
+    const inflate = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : null;
+    if (!inflate) return payload;
+    delete request.headers['content-length'];
+    // a body that is not what it says it is fails inflating; when the request was answered
+    // without reading it (415 for an empty content type, say), nobody else listens any more and
+    // the error must not become an uncaught exception. pipeline also destroys both on an error
+    inflate.on('error', () => undefined);
+    pipeline(payload, inflate, () => undefined);
+    return inflate;
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
