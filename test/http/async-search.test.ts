@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
 import { bulkIndex, request, startTestNode, type TestNode } from '../support/node.js';
+import { bearer, startNodeWithTwoReaders, type ReadersNode } from '../support/rbac-node.js';
 
 type Json = Record<string, unknown>;
 
@@ -146,21 +147,12 @@ describe('_async_search', () => {
 });
 
 describe('_async_search under access control', () => {
-  const BOOTSTRAP = 'bootstrap-for-async-search';
   let node: TestNode;
-  const keys: Record<string, string> = {};
-  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+  let keys: ReadersNode['keys'];
+  const auth = bearer;
 
   before(async () => {
-    node = await startTestNode({ SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP });
-    const admin = { name: 'admin', database: ['manage_security', 'monitor'], indexes: [{ names: ['*'], permissions: ['read', 'write', 'delete'] }] };
-    assert.equal((await request(`${node.url}/v1/roles`, { body: admin, headers: auth(BOOTSTRAP) })).status, 200);
-    keys.admin = (await request<{ api_key: string }>(`${node.url}/v1/api_keys`, { body: { name: 'admin', role: 'admin' }, headers: auth(BOOTSTRAP) })).body.api_key;
-    const reader = { name: 'reader', database: [], indexes: [{ names: ['logs-*'], permissions: ['read'] }] };
-    assert.equal((await request(`${node.url}/v1/roles`, { body: reader, headers: auth(keys.admin) })).status, 200);
-    for (const name of ['alice', 'bob']) {
-      keys[name] = (await request<{ api_key: string }>(`${node.url}/v1/api_keys`, { body: { name, role: 'reader' }, headers: auth(keys.admin) })).body.api_key;
-    }
+    ({ node, keys } = await startNodeWithTwoReaders('bootstrap-for-async-search', ['logs-*']));
     const lines = `{"index":{"_index":"logs-1"}}\n{"_line":"one"}\n{"index":{"_index":"secrets"}}\n{"_line":"two"}\n`;
     assert.equal((await request(`${node.url}/_bulk`, { body: lines, headers: { 'content-type': 'application/x-ndjson', ...auth(keys.admin) } })).status, 200);
   });
@@ -169,16 +161,16 @@ describe('_async_search under access control', () => {
   });
 
   it('an id is usable only by the actor that submitted it; indexes are checked as for _search', async () => {
-    const submitted = await request<Json>(`${node.url}/_async_search?keep_on_completion=true`, { body: {}, headers: auth(keys.alice!) });
+    const submitted = await request<Json>(`${node.url}/_async_search?keep_on_completion=true`, { body: {}, headers: auth(keys.alice) });
     assert.equal(submitted.status, 200);
     assert.deepEqual((submitted.body.response as { hits: { hits: Json[] } }).hits.hits.map((h) => h._index), ['logs-1']);
     const id = submitted.body.id as string;
-    assert.equal((await request(`${node.url}/_async_search/${id}`, { headers: auth(keys.alice!) })).status, 200);
-    assert.equal((await request(`${node.url}/_async_search/${id}`, { headers: auth(keys.bob!) })).status, 404);
-    assert.equal((await request(`${node.url}/_async_search/status/${id}`, { headers: auth(keys.bob!) })).status, 404);
-    assert.equal((await request(`${node.url}/_async_search/${id}`, { method: 'DELETE', headers: auth(keys.bob!) })).status, 404);
-    assert.equal((await request(`${node.url}/_async_search/${id}`, { headers: auth(keys.alice!) })).status, 200);
-    assert.equal((await request(`${node.url}/secrets/_async_search`, { body: {}, headers: auth(keys.alice!) })).status, 403);
+    assert.equal((await request(`${node.url}/_async_search/${id}`, { headers: auth(keys.alice) })).status, 200);
+    assert.equal((await request(`${node.url}/_async_search/${id}`, { headers: auth(keys.bob) })).status, 404);
+    assert.equal((await request(`${node.url}/_async_search/status/${id}`, { headers: auth(keys.bob) })).status, 404);
+    assert.equal((await request(`${node.url}/_async_search/${id}`, { method: 'DELETE', headers: auth(keys.bob) })).status, 404);
+    assert.equal((await request(`${node.url}/_async_search/${id}`, { headers: auth(keys.alice) })).status, 200);
+    assert.equal((await request(`${node.url}/secrets/_async_search`, { body: {}, headers: auth(keys.alice) })).status, 403);
     assert.equal((await request(`${node.url}/_async_search/${id}`)).status, 401);
   });
 });

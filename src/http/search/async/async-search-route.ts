@@ -64,7 +64,7 @@ function envelope({ id, entry, shards }: EnvelopeParts): { status: number; text:
   let text = '{';
   if (id !== undefined) text += `"id":${JSON.stringify(id)},`;
   text += `"is_partial":${running || !outcome.ok},"is_running":${running}`;
-  text += `,"start_time_in_millis":${entry.startTimeMs},"expiration_time_in_millis":${entry.expirationTimeMs}`;
+  text += `,"start_time_in_millis":${entry.startTimeMs},"expiration_time_in_millis":${entry.expiresAtMs}`;
   if (outcome?.ok === false) {
     const { status, body } = renderError(outcome.error);
     return { status, text: `${text},"error":${JSON.stringify(body.error)}}` };
@@ -107,7 +107,7 @@ export function registerAsyncSearchRoutes(
       indices: prepared.scope.indices,
       startTimeMs,
       startedClockMs: started,
-      expirationTimeMs: startTimeMs + keepAliveMs,
+      expiresAtMs: startTimeMs + keepAliveMs,
       done: executeSearch(deps, prepared, started).then(
         (responseText): AsyncOutcome => ({ ok: true, responseText }),
         (error: Error): AsyncOutcome => ({ ok: false, error }),
@@ -142,7 +142,7 @@ export function registerAsyncSearchRoutes(
   app.get('/_async_search/:id', async (request: AsyncHttpRequest, reply: FastifyReply) => {
     const entry = found(request);
     const keepAliveMs = keepAliveParam(request.query);
-    if (keepAliveMs !== undefined) entry.expirationTimeMs = store.now() + keepAliveMs;
+    if (keepAliveMs !== undefined) entry.expiresAtMs = store.now() + keepAliveMs;
     await endsWithin(entry, timeParam(request.query, 'wait_for_completion_timeout') ?? 0);
     const { status, text } = envelope({ id: entry.id, entry, shards: entry.indices.length });
     return sendJsonText(reply, text, status);
@@ -158,7 +158,7 @@ export function registerAsyncSearchRoutes(
       is_running: outcome === undefined,
       is_partial: !ok,
       start_time_in_millis: entry.startTimeMs,
-      expiration_time_in_millis: entry.expirationTimeMs,
+      expiration_time_in_millis: entry.expiresAtMs,
       _shards: { total: shards, successful: ok ? shards : 0, skipped: 0, failed: outcome?.ok === false ? shards : 0 },
       ...(outcome === undefined ? {} : { completion_status: outcome.ok ? 200 : renderError(outcome.error).status }),
     };

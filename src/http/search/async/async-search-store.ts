@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, TooManyRequestsError, type SvcError } from '../../../common/index.js';
+import { OwnedStore } from '../owned-store.js';
 
 export type AsyncOutcome = { ok: true; responseText: string } | { ok: false; error: SvcError | Error };
 
@@ -18,7 +19,8 @@ export interface AsyncSearchEntry {
   readonly startTimeMs: number;
   /** performance.now() at submission, for `took` while running */
   readonly startedClockMs: number;
-  expirationTimeMs: number;
+  /** `expiration_time_in_millis` */
+  expiresAtMs: number;
   /** settles when the search ends; never rejects */
   readonly done: Promise<AsyncOutcome>;
   outcome?: AsyncOutcome;
@@ -30,7 +32,6 @@ export interface AsyncSearchStoreOptions {
   now?: () => number;
 }
 
-const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 const ID_BYTES = 24;
 
 export function newAsyncSearchId(): string {
@@ -42,19 +43,9 @@ export function asyncSearchMissing(id: string): NotFoundError {
   return new NotFoundError(id, 'resource_not_found_exception');
 }
 
-export class AsyncSearchStore {
-  private readonly entries = new Map<string, AsyncSearchEntry>();
-  private readonly timer: NodeJS.Timeout;
-  readonly now: () => number;
-
+export class AsyncSearchStore extends OwnedStore<AsyncSearchEntry> {
   constructor(private readonly opts: AsyncSearchStoreOptions) {
-    this.now = opts.now ?? Date.now;
-    this.timer = setInterval(() => this.sweep(), opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  get size(): number {
-    return this.entries.size;
+    super(opts);
   }
 
   /** Throws 429 when no more searches can be kept. */
@@ -69,37 +60,6 @@ export class AsyncSearchStore {
   }
 
   add(entry: AsyncSearchEntry): void {
-    this.entries.set(entry.id, entry);
-  }
-
-  /** The live entry with this id submitted by `owner`, or undefined. */
-  get(id: string, owner: string): AsyncSearchEntry | undefined {
-    const entry = this.entries.get(id);
-    if (entry === undefined) return undefined;
-    if (entry.expirationTimeMs <= this.now()) {
-      this.entries.delete(id);
-      return undefined;
-    }
-    return entry.owner === owner ? entry : undefined;
-  }
-
-  /** Deletes one search of `owner` (a running one's result is dropped when it ends); false when none. */
-  remove(id: string, owner: string): boolean {
-    if (this.get(id, owner) === undefined) return false;
-    return this.entries.delete(id);
-  }
-
-  sweep(): number {
-    const now = this.now();
-    let n = 0;
-    for (const [id, entry] of this.entries) {
-      if (entry.expirationTimeMs <= now && this.entries.delete(id)) n++;
-    }
-    return n;
-  }
-
-  close(): void {
-    clearInterval(this.timer);
-    this.entries.clear();
+    this.put(entry);
   }
 }
