@@ -82,6 +82,10 @@ seed(
 added(['GET', 'POST'], ['/_search', '/_count', '/_field_caps', '/:index/_field_caps'], index('read'));
 added(['GET', 'POST', 'DELETE'], ['/_search/scroll/:scrollId'], index('read'));
 added(['DELETE'], ['/_search/scroll'], index('read'));
+// async search: a search like `_search`; the id is usable only by the actor that submitted it
+added(['POST'], ['/_async_search', '/:index/_async_search'], index('read'));
+added(['GET', 'DELETE'], ['/_async_search/:id'], index('read'));
+added(['GET'], ['/_async_search/status/:id'], index('read'));
 added(['GET'], ['/:index', '/_mapping', '/_stats', '/_template', '/_template/:index', '/_flush', '/_refresh', '/:index/_refresh', '/_cat/count', '/_cat/count/:index', '/_cat/aliases'], index('read'));
 added(
   ['GET'],

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScrollStore, type ScrollContext } from '../../src/http/search/index.js';
 import { bulkIndex, ndjson, request, startTestNode, type TestNode } from '../support/node.js';
+import { bearer, startNodeWithTwoReaders, type ReadersNode } from '../support/rbac-node.js';
 
 interface Hit {
   _id: string;
@@ -369,22 +370,12 @@ describe('scroll over 25,000 documents while writes continue', () => {
 });
 
 describe('scroll ownership with access control on', () => {
-  const BOOTSTRAP = 'scroll-owner-bootstrap';
   let node: TestNode;
-  const keys: Record<string, string> = {};
-  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+  let keys: ReadersNode['keys'];
+  const auth = bearer;
 
   before(async () => {
-    node = await startTestNode({ SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP });
-    const admin = { name: 'admin', database: ['manage_security', 'monitor'], indexes: [{ names: ['*'], permissions: ['read', 'write', 'delete'] }] };
-    assert.equal((await request(`${node.url}/v1/roles`, { body: admin, headers: auth(BOOTSTRAP) })).status, 200);
-    keys.admin = (await request<{ api_key: string }>(`${node.url}/v1/api_keys`, { body: { name: 'admin', role: 'admin' }, headers: auth(BOOTSTRAP) })).body.api_key;
-    const reader = { name: 'reader', database: [], indexes: [{ names: ['owned-*'], permissions: ['read'] }] };
-    assert.equal((await request(`${node.url}/v1/roles`, { body: reader, headers: auth(keys.admin) })).status, 200);
-    for (const name of ['alice', 'bob']) {
-      const res = await request<{ api_key: string }>(`${node.url}/v1/api_keys`, { body: { name, role: 'reader' }, headers: auth(keys.admin) });
-      keys[name] = res.body.api_key;
-    }
+    ({ node, keys } = await startNodeWithTwoReaders('scroll-owner-bootstrap', ['owned-*']));
     const lines: unknown[] = [];
     for (const d of docs(0, 12)) lines.push({ index: { _index: 'owned-logs' } }, d);
     const bulk = await request(`${node.url}/_bulk`, { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson', ...auth(keys.admin) } });
@@ -395,27 +386,27 @@ describe('scroll ownership with access control on', () => {
   });
 
   it('lets only the actor that opened a scroll continue or clear it', async () => {
-    const opened = await request<ScrollBody>(`${node.url}/owned-logs/_search?scroll=1m&size=5`, { body: {}, headers: auth(keys.alice!) });
+    const opened = await request<ScrollBody>(`${node.url}/owned-logs/_search?scroll=1m&size=5`, { body: {}, headers: auth(keys.alice) });
     assert.equal(opened.status, 200);
     const id = opened.body._scroll_id;
 
-    const byBob = await request<ScrollBody>(`${node.url}/_search/scroll`, { body: { scroll_id: id }, headers: auth(keys.bob!) });
+    const byBob = await request<ScrollBody>(`${node.url}/_search/scroll`, { body: { scroll_id: id }, headers: auth(keys.bob) });
     assert.equal(byBob.status, 404);
     assert.equal(byBob.body.error!.type, 'search_context_missing_exception');
-    const bobClears = await request<{ num_freed: number }>(`${node.url}/_search/scroll`, { method: 'DELETE', body: { scroll_id: '_all' }, headers: auth(keys.bob!) });
+    const bobClears = await request<{ num_freed: number }>(`${node.url}/_search/scroll`, { method: 'DELETE', body: { scroll_id: '_all' }, headers: auth(keys.bob) });
     assert.equal(bobClears.body.num_freed, 0);
-    assert.equal((await request(`${node.url}/_search/scroll/${id}`, { method: 'DELETE', headers: auth(keys.bob!) })).status, 404);
+    assert.equal((await request(`${node.url}/_search/scroll/${id}`, { method: 'DELETE', headers: auth(keys.bob) })).status, 404);
     assert.equal((await request(`${node.url}/_search/scroll`, { body: { scroll_id: id } })).status, 401);
 
-    const byAlice = await request<ScrollBody>(`${node.url}/_search/scroll`, { body: { scroll_id: id }, headers: auth(keys.alice!) });
+    const byAlice = await request<ScrollBody>(`${node.url}/_search/scroll`, { body: { scroll_id: id }, headers: auth(keys.alice) });
     assert.equal(byAlice.status, 200);
     assert.equal(byAlice.body.hits.hits.length, 5);
-    const aliceClears = await request<{ num_freed: number }>(`${node.url}/_search/scroll`, { method: 'DELETE', body: { scroll_id: [id] }, headers: auth(keys.alice!) });
+    const aliceClears = await request<{ num_freed: number }>(`${node.url}/_search/scroll`, { method: 'DELETE', body: { scroll_id: [id] }, headers: auth(keys.alice) });
     assert.equal(aliceClears.body.num_freed, 1);
   });
 
   it('refuses to open a scroll on an index the actor may not read', async () => {
-    const res = await request<ScrollBody>(`${node.url}/secret/_search?scroll=1m`, { body: {}, headers: auth(keys.alice!) });
+    const res = await request<ScrollBody>(`${node.url}/secret/_search?scroll=1m`, { body: {}, headers: auth(keys.alice) });
     assert.equal(res.status, 403);
   });
 });

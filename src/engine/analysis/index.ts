@@ -7,3 +7,4 @@
  * the result is its position, used by phrase queries. Queries analyze their text with the same rule.
  */
 export { tokenize, MAX_TOKEN_LENGTH } from './tokenizer.js';
+export { tokenSpans, type TokenSpan } from './token-spans.js';

@@ -1,5 +1,6 @@
 /**
- * The index administration API in Elasticsearch 7.10 form: indexes, mappings, settings, stats,
+ * The index administration API in Elasticsearch 7.10 form: indexes, mappings, field capabilities,
+ * settings, stats,
  * aliases, legacy templates, `_cat`, cluster health/settings/state, license and X-Pack info.
  * Aliases and templates live in the metastore; catalog-link.ts keeps the engine in step with them.
  */
@@ -8,6 +9,7 @@ import type { ApiDeps } from '../deps.js';
 import { registerAliasRoutes } from './alias-routes.js';
 import { registerCatRoutes } from './cat-routes.js';
 import { registerClusterRoutes } from './cluster-routes.js';
+import { registerFieldCapsRoutes } from './field-caps-routes.js';
 import { registerIndexRoutes } from './index-routes.js';
 import { registerMappingRoutes } from './mapping-routes.js';
 import { registerSettingsRoutes } from './settings-routes.js';
@@ -20,6 +22,7 @@ export { connectIndexCatalog, syncAliases, type CatalogLink } from './catalog-li
 export function registerIndicesRoutes(app: FastifyInstance, deps: ApiDeps): void {
   registerIndexRoutes(app, deps);
   registerMappingRoutes(app, deps);
+  registerFieldCapsRoutes(app, deps);
   registerSettingsRoutes(app, deps);
   registerStatsRoutes(app, deps);
   registerAliasRoutes(app, deps);

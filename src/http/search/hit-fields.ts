@@ -5,6 +5,7 @@
  */
 import { BadRequestError, ParsingError, parseDateValue } from '../../common/index.js';
 import type { FieldType } from '../../engine/index.js';
+import { fieldPattern } from './field-pattern.js';
 
 export interface FieldRequest {
   /** the name as asked, which is also the key in the answer (may hold `*`) */
@@ -21,10 +22,6 @@ export type FieldTypeLookup = (index: string, field: string) => FieldType | unde
 
 const KEYWORD_SUFFIX = '.keyword';
 
-function wildcard(field: string): RegExp | null {
-  if (!field.includes('*')) return null;
-  return new RegExp(`^${field.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '.*')}$`);
-}
 
 /** Reads a `docvalue_fields` or `fields` value: names, or `{field, format}` objects. */
 export function parseFieldRequests(value: unknown, key: 'docvalue_fields' | 'fields' | 'stored_fields'): FieldRequest[] {
@@ -32,7 +29,7 @@ export function parseFieldRequests(value: unknown, key: 'docvalue_fields' | 'fie
   const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
   if (!Array.isArray(list)) throw new ParsingError(`[${key}] must be an array`, {}, 'x_content_parse_exception');
   return list.map((entry): FieldRequest => {
-    if (typeof entry === 'string') return { field: entry, pattern: wildcard(entry), includeUnmapped: false };
+    if (typeof entry === 'string') return { field: entry, pattern: fieldPattern(entry), includeUnmapped: false };
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       throw new ParsingError(`[${key}] entries must be a field name or an object`, {}, 'x_content_parse_exception');
     }
@@ -49,7 +46,7 @@ export function parseFieldRequests(value: unknown, key: 'docvalue_fields' | 'fie
       throw new ParsingError(`[${key}] [format] must be a string`, {}, 'x_content_parse_exception');
     }
     const includeUnmapped = e.include_unmapped === true || e.include_unmapped === 'true';
-    return { field: e.field, format: e.format as string | undefined, pattern: wildcard(e.field), includeUnmapped };
+    return { field: e.field, format: e.format as string | undefined, pattern: fieldPattern(e.field), includeUnmapped };
   });
 }
 
@@ -70,9 +67,17 @@ export function checkDocvalueFields(requests: readonly FieldRequest[], indices: 
   }
 }
 
-type Scalar = string | number | boolean;
+export type Scalar = string | number | boolean;
+/** A hit's `_source` as dotted leaf paths and their non-null scalar values, in source order. */
+export type SourceValues = Map<string, Scalar[]>;
 
-/** Dotted leaf paths of a source object with their non-null scalar values, in source order. */
+/** The values of a stored `_source` text, read once per hit however many options need them. */
+export function sourceValues(source: string): SourceValues {
+  const flat: SourceValues = new Map();
+  flatten(JSON.parse(source) as unknown, '', flat);
+  return flat;
+}
+
 function flatten(value: unknown, path: string, out: Map<string, Scalar[]>): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value)) {
@@ -154,15 +159,14 @@ function resolve(index: string, field: string, typeOf: FieldTypeLookup): Resolve
  * nothing matched (Elasticsearch then leaves `fields` out).
  */
 export function renderHitFields(
-  source: string,
+  values: () => SourceValues,
   index: string,
   docvalueFields: readonly FieldRequest[],
   fetchFields: readonly FieldRequest[],
   typeOf: FieldTypeLookup,
 ): string | undefined {
   if (docvalueFields.length === 0 && fetchFields.length === 0) return undefined;
-  const flat = new Map<string, Scalar[]>();
-  flatten(JSON.parse(source) as unknown, '', flat);
+  const flat = values();
   const answer: Record<string, Scalar[]> = {};
 
   const add = (name: string, resolved: Resolved, format: string | undefined, docvalues: boolean) => {

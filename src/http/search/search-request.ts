@@ -1,8 +1,8 @@
 /**
  * Converts an Elasticsearch search (URL parameters and JSON body) into the engine's
- * SearchRequest plus what the response needs (source filter, fields, scroll keep-alive).
- * `q=` wins over a body `query`, and URL parameters over the body, as in Elasticsearch. Keys a
- * client may send that change nothing here (highlight, stats, profile, ...) are accepted;
+ * SearchRequest plus what the response needs (source filter, fields, highlight, scroll
+ * keep-alive). `q=` wins over a body `query`, and URL parameters over the body, as in
+ * Elasticsearch. Keys a client may send that change nothing here (stats, profile, ...) are accepted;
  * unknown body keys are a 400.
  */
 import { BadRequestError, ParsingError } from '../../common/index.js';
@@ -10,6 +10,7 @@ import { parseQueryDsl, parseQueryString, type Query } from '../../query/index.j
 import type { SearchRequest, SortKey } from '../../engine/index.js';
 import { boolParam, intParam, stringParam, type QueryParams } from '../query-params.js';
 import { parseFieldRequests, type FieldRequest } from './hit-fields.js';
+import { parseHighlight, type HighlightSpec } from './highlight/index.js';
 import { parseSourceFilter, type SourceFilter } from './source-filter.js';
 import { parseTimeValue } from './time-value.js';
 
@@ -31,6 +32,8 @@ export interface EsSearch {
   docvalueFields: FieldRequest[];
   /** `fields` (the 7.10 fields API): answered from `_source` under `fields` */
   fetchFields: FieldRequest[];
+  /** `highlight`: the query's words tagged in the hits' field values */
+  highlight?: HighlightSpec;
   /** `version: true`: every hit says `_version: 1` (documents are never updated) */
   version: boolean;
   /** `scroll=<keep-alive>`: the search opens a scroll context kept this long */
@@ -165,6 +168,7 @@ export function toSearchRequest(params: QueryParams, body: Record<string, unknow
     trackScores: (boolParam(params, 'track_scores') ?? b.track_scores) === true,
     docvalueFields: parseFieldRequests(stringParam(params, 'docvalue_fields') ?? b.docvalue_fields, 'docvalue_fields'),
     fetchFields: parseFieldRequests(b.fields, 'fields'),
+    highlight: parseHighlight(b.highlight, aggregationQuery),
     version: (boolParam(params, 'version') ?? b.version) === true,
     scrollKeepAliveMs,
     aggregationQuery,

@@ -1,10 +1,11 @@
 /**
  * Renders a SearchResult as the Elasticsearch response body. Stored `_source` texts are spliced
- * into the JSON as they are, never parsed and re-serialized unless a source filter or
- * `fields`/`docvalue_fields` ask.
+ * into the JSON as they are, never parsed and re-serialized unless a source filter,
+ * `fields`/`docvalue_fields` or `highlight` ask (then once per hit).
  */
 import type { SearchResult } from '../../engine/index.js';
-import { renderHitFields, type FieldTypeLookup } from './hit-fields.js';
+import { renderHitFields, sourceValues, type FieldTypeLookup, type SourceValues } from './hit-fields.js';
+import { renderHighlight } from './highlight/index.js';
 import { filterSource } from './source-filter.js';
 import type { EsSearch } from './search-request.js';
 
@@ -31,8 +32,12 @@ export function renderSearchResponse(result: SearchResult & { aggregationsJson?:
     text += `,"_score":${scoreText(hit.score)}`;
     const source = filterSource(search.source, hit.source);
     if (source !== undefined) text += `,"_source":${source}`;
-    const fields = renderHitFields(hit.source, hit.index, search.docvalueFields, search.fetchFields, ctx.typeOf);
+    let parsed: SourceValues | undefined;
+    const values = () => (parsed ??= sourceValues(hit.source));
+    const fields = renderHitFields(values, hit.index, search.docvalueFields, search.fetchFields, ctx.typeOf);
     if (fields !== undefined) text += `,"fields":${fields}`;
+    const highlight = renderHighlight(values, hit.index, search.highlight, ctx.typeOf);
+    if (highlight !== undefined) text += `,"highlight":${highlight}`;
     if (showSort) {
       const values = ctx.sortValuesShown === undefined ? hit.sortValues : hit.sortValues.slice(0, ctx.sortValuesShown);
       text += `,"sort":${JSON.stringify(values)}`;

@@ -1,8 +1,8 @@
 /**
  * `_search` and `_count` (GET and POST, with or without index and legacy type in the path):
  * parse, resolve the readable indexes, run the engine's search, render. A search with
- * `scroll=` opens a scroll. Registers the `_msearch` and scroll routes too, which share the
- * node's scroll store.
+ * `scroll=` opens a scroll. Registers the `_msearch`, scroll and `_async_search` routes too,
+ * which run searches the same way.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../common/index.js';
@@ -13,10 +13,11 @@ import type { QueryParams } from '../query-params.js';
 import { jsonObjectBody } from '../request-body.js';
 import { bodyOf } from './get-body.js';
 import { registerMsearchRoutes } from './msearch-route.js';
+import { AsyncSearchStore, registerAsyncSearchRoutes } from './async/index.js';
 import { ScrollStore, openScroll, registerScrollRoutes } from './scroll/index.js';
 import { toSearchRequest } from './search-request.js';
-import { renderSearchResponse } from './search-response.js';
-import { checkAgainstMappings, fieldTypesOf, resolveScope, runSearch } from './search-scope.js';
+import { executeSearch, prepareSearch } from './prepare-search.js';
+import { resolveScope, runSearch } from './search-scope.js';
 
 
 interface IndexParams {
@@ -51,6 +52,9 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
   }
   registerMsearchRoutes(app, deps, accessOf);
   registerScrollRoutes(app, deps, scrolls, accessOf);
+  const asyncSearches = new AsyncSearchStore({ maxStored: deps.config.maxOpenScrolls });
+  app.addHook('onClose', async () => asyncSearches.close());
+  registerAsyncSearchRoutes(app, deps, asyncSearches, accessOf);
 }
 
 async function searchOnce(
@@ -61,15 +65,12 @@ async function searchOnce(
   scrolls: ScrollStore,
 ): Promise<string> {
   const started = performance.now();
-  const search = toSearchRequest(request.query, body, deps.config.queryTimeoutMs);
-  const scope = resolveScope(deps.engine, access, request.params.index, request.query);
-  const typeOf = fieldTypesOf(deps.engine);
-  checkAgainstMappings(search, scope.indices, typeOf);
+  const prepared = prepareSearch(deps, access, request.query, request.params.index, body);
+  const { search, scope } = prepared;
   if (search.scrollKeepAliveMs !== undefined) {
     return openScroll(deps, scrolls, access, scope, search, search.scrollKeepAliveMs, started);
   }
-  const result = await runSearch(deps, scope.targets, search);
-  return renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: scope.indices.length, search, typeOf });
+  return executeSearch(deps, prepared, started);
 }
 
 async function runCount(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext) {

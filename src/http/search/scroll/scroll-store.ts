@@ -5,6 +5,7 @@
  */
 import { TooManyRequestsError } from '../../../common/index.js';
 import type { SearchTarget } from '../../../engine/index.js';
+import { OwnedStore } from '../owned-store.js';
 import type { EsSearch } from '../search-request.js';
 
 export interface ScrollContext {
@@ -33,29 +34,18 @@ export interface ScrollStoreOptions {
   now?: () => number;
 }
 
-const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
-
-export class ScrollStore {
-  private readonly contexts = new Map<string, ScrollContext>();
+export class ScrollStore extends OwnedStore<ScrollContext> {
   /** scrolls being opened (their first page is running): they count against the limit */
   private reserved = 0;
-  private readonly timer: NodeJS.Timeout;
-  private readonly now: () => number;
 
   constructor(private readonly opts: ScrollStoreOptions) {
-    this.now = opts.now ?? Date.now;
-    this.timer = setInterval(() => this.sweep(), opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  get size(): number {
-    return this.contexts.size;
+    super(opts);
   }
 
   private assertCapacity(): void {
-    if (this.contexts.size + this.reserved < this.opts.maxOpen) return;
+    if (this.entries.size + this.reserved < this.opts.maxOpen) return;
     this.sweep();
-    if (this.contexts.size + this.reserved < this.opts.maxOpen) return;
+    if (this.entries.size + this.reserved < this.opts.maxOpen) return;
     throw new TooManyRequestsError(
       `Trying to create too many scroll contexts. Must be less than or equal to: [${this.opts.maxOpen}]. ` +
         'This limit can be set by changing the [SVC_MAX_OPEN_SCROLLS] setting; clear scrolls that are done with DELETE /_search/scroll',
@@ -78,18 +68,7 @@ export class ScrollStore {
   /** Adds a scroll in a place taken with `reserve`. */
   add(context: ScrollContext): void {
     this.release();
-    this.contexts.set(context.id, context);
-  }
-
-  /** The live scroll with this id opened by `owner`, or undefined. */
-  get(id: string, owner: string): ScrollContext | undefined {
-    const context = this.contexts.get(id);
-    if (context === undefined) return undefined;
-    if (context.expiresAtMs <= this.now()) {
-      this.contexts.delete(id);
-      return undefined;
-    }
-    return context.owner === owner ? context : undefined;
+    this.put(context);
   }
 
   /** Marks a use: the scroll lives `keepAliveMs` (the new one when given) from now. */
@@ -98,34 +77,13 @@ export class ScrollStore {
     context.expiresAtMs = this.now() + context.keepAliveMs;
   }
 
-  /** Clears one scroll of `owner`; false when there was none to clear. */
-  remove(id: string, owner: string): boolean {
-    if (this.get(id, owner) === undefined) return false;
-    return this.contexts.delete(id);
-  }
-
   /** Clears every live scroll of `owner`; returns how many. */
   removeAll(owner: string): number {
     this.sweep();
     let n = 0;
-    for (const [id, context] of this.contexts) {
-      if (context.owner === owner && this.contexts.delete(id)) n++;
+    for (const [id, context] of this.entries) {
+      if (context.owner === owner && this.entries.delete(id)) n++;
     }
     return n;
-  }
-
-  /** Drops expired scrolls; returns how many. */
-  sweep(): number {
-    const now = this.now();
-    let n = 0;
-    for (const [id, context] of this.contexts) {
-      if (context.expiresAtMs <= now && this.contexts.delete(id)) n++;
-    }
-    return n;
-  }
-
-  close(): void {
-    clearInterval(this.timer);
-    this.contexts.clear();
   }
 }
