@@ -13,7 +13,7 @@ export const FUZZ_KINDS: readonly FuzzKind[] = ['query_string', 'query_dsl', 'ag
 /** The index the fuzzers search and write; `seedFuzzIndex` fills it with a few documents. */
 export const FUZZ_INDEX = 'fuzz';
 
-interface FuzzRequest {
+export interface FuzzRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
@@ -131,22 +131,23 @@ const aggregation: fc.Arbitrary<unknown> = fc.letrec<{ a: unknown }>((tie) => ({
   a: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.tuple(fc.constantFrom('avg', 'sum', 'min', 'max', 'cardinality', 'value_count', 'stats', 'extended_stats', 'percentiles'), aggField).map(([kind, f]) => ({ [kind]: { field: f } })),
-    fc.tuple(aggField, fc.oneof(fc.integer({ min: -2, max: 70_000 }), scalar), fc.option(tie('a'))).map(([f, size, sub]) => ({
+    fc.tuple(aggField, fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 20 }) }, { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -2, max: 70_000 }), scalar) }), fc.option(tie('a'))).map(([f, size, sub]) => ({
       terms: { field: f, size },
       ...(sub ? { aggs: { inner: sub } } : {}),
     })),
-    fc.tuple(aggField, fc.constantFrom('1m', '1h', '1d', 'month', '0s', '-1m', 'bogus'), fc.option(tie('a'))).map(([f, interval, sub]) => ({
+    fc.tuple(aggField, fc.oneof({ weight: 4, arbitrary: fc.constantFrom('1m', '1h', '1d', '30s') }, { weight: 1, arbitrary: fc.constantFrom('month', '0s', '-1m', 'bogus') }), fc.option(tie('a'))).map(([f, interval, sub]) => ({
       date_histogram: { field: f, fixed_interval: interval, min_doc_count: 0 },
       ...(sub ? { aggs: { inner: sub } } : {}),
     })),
-    fc.tuple(aggField, fc.oneof(number, fc.constant(0))).map(([f, interval]) => ({ histogram: { field: f, interval } })),
+    fc.tuple(aggField, fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 1000 }) }, { weight: 1, arbitrary: fc.oneof(number, fc.constant(0)) })).map(([f, interval]) => ({ histogram: { field: f, interval } })),
     fc.tuple(aggField, fc.array(fc.record({ from: scalar, to: scalar }, { requiredKeys: [] }), { maxLength: 3 })).map(([f, ranges]) => ({ range: { field: f, ranges } })),
     fc.dictionary(fc.string({ maxLength: 4 }), dslQuery, { maxKeys: 2 }).map((filters) => ({ filters: { filters } })),
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
   ),
 })).a;
 
-const aggsBody = fc.record({ size: fc.constantFrom(0, 1), aggs: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), aggregation, { minKeys: 1, maxKeys: 3 }) });
+const aggName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'by_level', 'over_time', 'p') }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 6 }) });
+const aggsBody = fc.record({ size: fc.constantFrom(0, 1), aggs: fc.dictionary(aggName, aggregation, { minKeys: 1, maxKeys: 3 }) });
 
 /**
  * Bulk bodies: action and document pairs (documents of every JSON shape, values of every type),
@@ -183,7 +184,7 @@ const headerSet = fc.record(
   return out;
 });
 
-function requests(kind: FuzzKind): fc.Arbitrary<FuzzRequest> {
+export function fuzzRequests(kind: FuzzKind): fc.Arbitrary<FuzzRequest> {
   const json = { 'content-type': 'application/json' };
   switch (kind) {
     case 'query_string':
@@ -238,7 +239,7 @@ export async function fuzz(url: string, kind: FuzzKind, numRuns: number, seed: n
   const statuses: Record<string, number> = {};
   let inputs = 0;
   await fc.assert(
-    fc.asyncProperty(requests(kind), async (req) => {
+    fc.asyncProperty(fuzzRequests(kind), async (req) => {
       inputs++;
       const res = await fetch(`${url}${req.path}`, { method: req.method, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}), signal: AbortSignal.timeout(60_000) });
       const text = await res.text();
