@@ -161,8 +161,10 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
       await waitReady(url());
       readies.push(performance.now() - killedAt);
 
-      // the writers keep going while the documents are read back: only what was acknowledged
-      // before the reading started must be there
+      // the writers wait while the documents are read back, which keeps the read-back short; a
+      // request still in flight is checked next time if its answer comes after the snapshot
+      up = new Promise((r) => (markUp = r));
+      await new Promise((r) => setTimeout(r, 100));
       const mustHave = [...acknowledged];
       const deleted = [...deletedAcked];
       const found = await readMarkers(url());
@@ -175,6 +177,7 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
         const res = await fetch(`${url()}/${name}`, { method: 'HEAD' });
         if (res.status !== 404) resurrected++;
       }
+      markUp();
       log(`kill ${kill}/${opts.kills} during ${phase}: back in ${recoveries[recoveries.length - 1]!.toFixed(0)} ms, ready in ${readies[readies.length - 1]!.toFixed(0)} ms; ${mustHave.length} acknowledged, ${found.size} found, lost ${lost}, duplicated ${duplicated}`);
     }
   } finally {
