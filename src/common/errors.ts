@@ -105,6 +105,22 @@ export class ForbiddenError extends SvcError {
   }
 }
 
+/**
+ * 429: the disk under the data directory is full. Like Elasticsearch's flood-stage block, the
+ * write is refused as a whole and clients retry; nothing of it was acknowledged.
+ */
+export class DiskFullError extends SvcError {
+  constructor(what: string) {
+    super('cluster_block_exception', 429, `no space left on the device for ${what}: the write was not taken; retry once space is free`);
+  }
+}
+
+/** Whether a failed file operation ran out of space (a full disk or an exhausted quota). */
+export function isOutOfSpace(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** The query ran past its hard timeout and was stopped. */
 export class QueryTimeoutError extends SvcError {
   constructor(reason: string) {

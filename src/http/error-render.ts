@@ -3,7 +3,7 @@
  * status; fastify's own errors (body too large, bad content) and anything unexpected are mapped
  * here to the Elasticsearch error shape `{"error":{"root_cause","type","reason"},"status"}`.
  */
-import { SvcError } from '../common/index.js';
+import { DiskFullError, isOutOfSpace, SvcError } from '../common/index.js';
 
 export interface EsErrorBody {
   error: {
@@ -39,6 +39,11 @@ function isFastifyError(err: unknown): err is FastifyLikeError {
 export function renderError(err: unknown): { status: number; body: EsErrorBody; internal: boolean } {
   if (err instanceof SvcError) {
     return { status: err.status, body: esErrorBody(err.type, err.reason, err.status, err.details), internal: err.status >= 500 };
+  }
+  // a full disk met outside the write-ahead log (a new index's catalog row, a flush asked for)
+  if (isOutOfSpace(err) || (err as { code?: unknown } | null)?.code === 'SQLITE_FULL') {
+    const full = new DiskFullError('the data directory');
+    return { status: full.status, body: esErrorBody(full.type, full.reason, full.status), internal: false };
   }
   // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR, ...) come from inflating a request body
   if (isFastifyError(err) && /^Z_[A-Z_]+$/.test(err.code ?? '')) {

@@ -6,6 +6,7 @@ import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs
 import { join } from 'node:path';
 import { encodeHeader, encodeRecords, FRAME_HEADER_BYTES, HEADER_BYTES, parseWalFileName, walFileName } from './format.js';
 import { scanWalFile, type WalFileScan } from './scan.js';
+import { DiskFullError, isOutOfSpace } from '../../common/errors.js';
 
 export interface WalLogger {
   warn(obj: object, msg: string): void;
@@ -227,7 +228,8 @@ export class Wal {
       } catch (err) {
         // settled promises ignore the extra reject, so the whole batch can be rejected
         for (const op of batch) op.reject(err);
-        this.fail(err);
+        // a full disk refused the bytes before anything was acknowledged: the log goes on
+        if (!(err instanceof DiskFullError)) this.fail(err);
       }
     }
     this.draining = false;
@@ -251,11 +253,19 @@ export class Wal {
         j++;
       } while (j < batch.length && file.bytes + bytes + batch[j]!.bytes.length <= this.maxFileBytes);
       const group = batch.slice(i, j);
-      await writeFully(
-        file.handle,
-        group.map((op) => op.bytes),
-        file.bytes,
-      );
+      try {
+        await writeFully(
+          file.handle,
+          group.map((op) => op.bytes),
+          file.bytes,
+        );
+      } catch (err) {
+        if (!isOutOfSpace(err)) throw err;
+        // what part of the group reached the file is cut off again, so the next group starts
+        // at the last acknowledged record (shrinking a file needs no space)
+        await file.handle.truncate(file.bytes);
+        throw new DiskFullError('the write-ahead log');
+      }
       file.bytes += bytes;
       this.stats.writes++;
       this.stats.bytesWritten += bytes;
@@ -293,7 +303,13 @@ export class Wal {
     const seq = this.nextSeq++;
     this.creatingSeq = seq;
     try {
-      const handle = await open(join(this.dir, walFileName(seq)), 'wx');
+      const path = join(this.dir, walFileName(seq));
+      let handle: FileHandle;
+      try {
+        handle = await open(path, 'wx');
+      } catch (err) {
+        throw isOutOfSpace(err) ? new DiskFullError('the write-ahead log') : err;
+      }
       try {
         // the header reaches disk with the first group's fdatasync; a file cut short before
         // that reads as a torn header and is removed on recovery
@@ -301,7 +317,10 @@ export class Wal {
         await this.syncDir();
       } catch (err) {
         await handle.close().catch(() => undefined);
-        throw err;
+        if (!isOutOfSpace(err)) throw err;
+        // a file without its header holds nothing: it goes, and the next start takes a new seq
+        await unlink(path).catch(() => undefined);
+        throw new DiskFullError('the write-ahead log');
       }
       this.file = { seq, handle, bytes: HEADER_BYTES };
       this.stats.filesCreated++;
