@@ -1,0 +1,150 @@
+/**
+ * Overload: bulk writers at full speed while many clients send expensive searches and
+ * aggregations at once (terms over a high-cardinality field, fine histograms with sub-
+ * aggregations, leading wildcards, deep pages), and a prober asks for liveness all along. The
+ * service must answer 429 (or the documented 504 of a query timeout) rather than die, stay
+ * within its memory budgets, and keep answering liveness.
+ */
+import path from 'node:path';
+import { MemorySampler, startServer } from '../harness/index.js';
+
+export interface OverloadOptions {
+  repoRoot: string;
+  workDir: string;
+  durationMs: number;
+  searchClients: number;
+  writers: number;
+  /** the budgets the service runs with (bytes) */
+  aggregationMemoryBytes: number;
+  memtableMaxBytes: number;
+  walMaxUnflushedBytes: number;
+  log?: (line: string) => void;
+}
+
+export interface OverloadReport {
+  durationMs: number;
+  searches: number;
+  bulks: number;
+  /** answers by status over all requests */
+  statuses: Record<string, number>;
+  /** answers that are neither a success, a 429 nor a 504 */
+  unexpected: string[];
+  livenessProbes: number;
+  livenessFailures: number;
+  longestLivenessMs: number;
+  peakRssBytes: number;
+  /** what the budgets allow in memory: aggregations + memtables + the unflushed log */
+  budgetBytes: number;
+  alive: boolean;
+}
+
+const INDEX = 'overload';
+
+const EXPENSIVE: ReadonlyArray<{ path: string; body: unknown }> = [
+  { path: `/${INDEX}/_search`, body: { size: 0, aggs: { ids: { terms: { field: 'request_id', size: 65_535 } } } } },
+  { path: `/${INDEX}/_search`, body: { size: 0, aggs: { t: { date_histogram: { field: '_ts', fixed_interval: '1s' }, aggs: { u: { terms: { field: 'user', size: 500 } }, c: { cardinality: { field: 'request_id' } } } } } } },
+  { path: `/${INDEX}/_search`, body: { size: 0, aggs: { c: { cardinality: { field: 'request_id' } }, p: { percentiles: { field: 'latency_ms' } } } } },
+  { path: `/${INDEX}/_search`, body: { query: { query_string: { query: '*a*' } }, size: 500 } },
+  { path: `/${INDEX}/_search`, body: { query: { match_all: {} }, from: 9_000, size: 1_000, sort: [{ latency_ms: 'desc' }] } },
+  { path: `/${INDEX}/_search`, body: { size: 0, aggs: { u: { terms: { field: 'user', size: 10_000 }, aggs: { r: { terms: { field: 'request_id', size: 1_000 } } } } } } },
+];
+
+export async function runOverload(opts: OverloadOptions): Promise<OverloadReport> {
+  const log = opts.log ?? (() => undefined);
+  const server = await startServer({
+    repoRoot: opts.repoRoot,
+    dataDir: path.join(opts.workDir, 'data'),
+    port: 0,
+    logFile: path.join(opts.workDir, 'overload.log'),
+    nodeArgs: [],
+    env: {
+      SVC_AGGREGATION_MEMORY_BYTES: String(opts.aggregationMemoryBytes),
+      SVC_MEMTABLE_MAX_BYTES: String(opts.memtableMaxBytes),
+      SVC_WAL_MAX_UNFLUSHED_BYTES: String(opts.walMaxUnflushedBytes),
+    },
+    startTimeoutMs: 60_000,
+  });
+  const memory = new MemorySampler(server.pid);
+  memory.start(50);
+  const statuses: Record<string, number> = {};
+  const unexpected: string[] = [];
+  let searches = 0;
+  let bulks = 0;
+  let probes = 0;
+  let probeFailures = 0;
+  let longestProbe = 0;
+  const deadline = performance.now() + opts.durationMs;
+  const count = (status: number, what: string, text: string) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status !== 200 && status !== 429 && status !== 504 && unexpected.length < 20) unexpected.push(`${what} -> ${status} ${text.slice(0, 200)}`);
+  };
+
+  const writer = async (w: number, requests = Infinity) => {
+    for (let r = 0; r < requests && performance.now() < deadline; r++) {
+      const lines: string[] = [];
+      for (let d = 0; d < 1_000; d++) {
+        const id = `${w}-${r}-${d}`;
+        lines.push(`{"index":{"_index":"${INDEX}"}}`, JSON.stringify({ _line: `GET /api/items/${id} user u${d % 977} took ${d % 300} ms`, request_id: id, user: `u${(d * 31) % 977}`, latency_ms: (d * 7) % 1_000 }));
+      }
+      try {
+        const res = await fetch(`${server.url}/_bulk`, { method: 'POST', body: lines.join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } });
+        count(res.status, 'bulk', await res.text());
+        bulks++;
+      } catch (err) {
+        unexpected.push(`bulk failed: ${(err as Error).message}`);
+        return;
+      }
+    }
+  };
+  const searcher = async (c: number) => {
+    for (let i = c; performance.now() < deadline; i++) {
+      const q = EXPENSIVE[i % EXPENSIVE.length]!;
+      try {
+        const res = await fetch(`${server.url}${q.path}`, { method: 'POST', body: JSON.stringify(q.body), headers: { 'content-type': 'application/json' } });
+        count(res.status, JSON.stringify(q.body).slice(0, 80), await res.text());
+        searches++;
+      } catch (err) {
+        unexpected.push(`search failed: ${(err as Error).message}`);
+        return;
+      }
+    }
+  };
+  const prober = async () => {
+    while (performance.now() < deadline) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`${server.url}/health/livez`, { signal: AbortSignal.timeout(10_000) });
+        await res.arrayBuffer();
+        if (res.status !== 200) probeFailures++;
+      } catch {
+        probeFailures++;
+      }
+      probes++;
+      longestProbe = Math.max(longestProbe, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  // a first batch so that the searches have something to chew on from the start
+  await writer(-1, 5);
+  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober()]);
+  memory.stop();
+  const alive = server.running() && (await fetch(`${server.url}/health/livez`).then((r) => r.status === 200).catch(() => false));
+  const peak = Math.max(memory.peakSampledBytes ?? 0, memory.highWaterMarkBytes() ?? 0);
+  await server.stop(60_000);
+  const report: OverloadReport = {
+    durationMs: opts.durationMs,
+    searches,
+    bulks,
+    statuses,
+    unexpected,
+    livenessProbes: probes,
+    livenessFailures: probeFailures,
+    longestLivenessMs: Math.round(longestProbe),
+    peakRssBytes: peak,
+    budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2 + opts.walMaxUnflushedBytes,
+    alive,
+  };
+  log(JSON.stringify(report));
+  return report;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * The long overload run (see faults/overload.ts): prints answers by status, liveness probes and
+ * their longest wait, and the peak RSS against the configured budgets.
+ *
+ *   npm run build && node dist/bench/overload.js --seconds 60
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { runOverload } from './faults/index.js';
+import { repoRoot } from './harness/index.js';
+
+const MiB = 1024 * 1024;
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+async function main(): Promise<void> {
+  const opts = new Command('overload')
+    .option('--seconds <n>', 'how long the overload lasts', integer(1), 60)
+    .option('--search-clients <n>', 'clients sending expensive searches', integer(1), 32)
+    .option('--writers <n>', 'bulk writers', integer(1), 4)
+    .option('--aggregation-memory-mib <n>', 'SVC_AGGREGATION_MEMORY_BYTES in MiB', integer(1), 128)
+    .option('--memtable-mib <n>', 'SVC_MEMTABLE_MAX_BYTES in MiB', integer(1), 64)
+    .option('--wal-mib <n>', 'SVC_WAL_MAX_UNFLUSHED_BYTES in MiB', integer(1), 128)
+    .parse()
+    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number }>();
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-'));
+  try {
+    const report = await runOverload({
+      repoRoot: repoRoot(),
+      workDir,
+      durationMs: opts.seconds * 1000,
+      searchClients: opts.searchClients,
+      writers: opts.writers,
+      aggregationMemoryBytes: opts.aggregationMemoryMib * MiB,
+      memtableMaxBytes: opts.memtableMib * MiB,
+      walMaxUnflushedBytes: opts.walMib * MiB,
+    });
+    process.stdout.write(`${JSON.stringify({ ...report, peakRssMiB: Math.round(report.peakRssBytes / MiB), budgetMiB: Math.round(report.budgetBytes / MiB) }, null, 2)}\n`);
+    if (!report.alive || report.unexpected.length > 0 || report.livenessFailures > 0) process.exitCode = 1;
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runOverload } from '../../bench/faults/index.js';
+import { repoRoot } from '../support/repo-root.js';
+
+const MiB = 1024 * 1024;
+
+describe('overload (the short run of bench/overload.ts)', () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-test-'));
+  after(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+  it('expensive searches from many clients while ingesting: 429s, not a death; liveness answers; memory within the budgets', async (t) => {
+    const report = await runOverload({
+      repoRoot: repoRoot(),
+      workDir,
+      durationMs: 8_000,
+      searchClients: 12,
+      writers: 2,
+      aggregationMemoryBytes: 32 * MiB,
+      memtableMaxBytes: 16 * MiB,
+      walMaxUnflushedBytes: 64 * MiB,
+      log: (line) => t.diagnostic(line),
+    });
+    assert.ok(report.alive, 'the service is alive at the end');
+    assert.deepEqual(report.unexpected, [], 'every answer is a success, a 429 or a 504');
+    assert.ok(report.searches > 0 && report.bulks > 0);
+    assert.equal(report.livenessFailures, 0, 'liveness answered every probe');
+    // the budgets bound what requests hold; the runtime, code and caches come on top
+    const baseline = 400 * MiB;
+    assert.ok(report.peakRssBytes < report.budgetBytes + baseline, `peak RSS ${(report.peakRssBytes / MiB).toFixed(0)} MiB over the budgets ${(report.budgetBytes / MiB).toFixed(0)} MiB + ${baseline / MiB} MiB`);
+  });
+});
