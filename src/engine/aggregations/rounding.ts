@@ -5,6 +5,7 @@
  */
 import type { CalendarUnit, DateInterval } from './spec.js';
 import { TimeZone } from './time-zone.js';
+import { BadRequestError } from '../../common/index.js';
 
 export interface Rounding {
   round(value: number): number;
@@ -17,7 +18,13 @@ export interface Rounding {
 export function histogramRounding(interval: number, offset: number): Rounding {
   return {
     round: (v) => Math.floor((v - offset) / interval) * interval + offset,
-    next: (key) => (Math.round((key - offset) / interval) + 1) * interval + offset,
+    next: (key) => {
+      const next = (Math.round((key - offset) / interval) + 1) * interval + offset;
+      // an interval below the precision of a double near `key` makes no next bucket: every
+      // loop over the buckets would run (and allocate) for ever
+      if (!(next > key)) throw new BadRequestError(`[interval] ${interval} is too small for values near ${key}: the buckets cannot be told apart`);
+      return next;
+    },
     fixedWidth: interval,
   };
 }
