@@ -5,3 +5,4 @@
 export { ApiError, api, type Api } from './client.js';
 export { loadCredential, saveCredential, clearCredential } from './session.js';
 export { probeCapabilities, type Capabilities } from './capabilities.js';
+export { mappingFields, type MappingResponse } from './mapping.js';

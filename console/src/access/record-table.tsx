@@ -1,0 +1,88 @@
+/**
+ * A list of /v1 records (roles, keys, mappings) with a delete button on each row that asks
+ * first; columns are given by the caller.
+ */
+import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import type { Api } from '../api/index.js';
+import { ConfirmDialog, ErrorView, useLoad, type Loaded } from '../ui/index.js';
+
+export interface RecordWithId {
+  id: number;
+  name: string;
+}
+
+interface Props<T extends RecordWithId> {
+  client: Api;
+  /** e.g. `/v1/roles`: the list is GET on it, a delete is DELETE on `<path>/<id>` */
+  path: string;
+  records: Loaded<T[]>;
+  noun: string;
+  columns: Array<[heading: string, cell: (record: T) => ComponentChildren]>;
+  deleteLabel: string;
+  deleteMessage: string;
+}
+
+export function RecordTable<T extends RecordWithId>({ client, path, records, noun, columns, deleteLabel, deleteMessage }: Props<T>) {
+  const [pending, setPending] = useState<T | undefined>();
+  const [error, setError] = useState<unknown>();
+  const remove = async (record: T) => {
+    setPending(undefined);
+    try {
+      await client.del(`${path}/${record.id}`);
+      setError(undefined);
+      records.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <div class="table-scroll">
+      {records.error !== undefined && <ErrorView error={records.error} />}
+      {error !== undefined && <ErrorView error={error} />}
+      {records.value !== undefined && records.value.length === 0 && <p class="muted">No {noun} yet.</p>}
+      {records.value !== undefined && records.value.length > 0 && (
+        <table data-records={noun}>
+          <thead>
+            <tr>
+              {columns.map(([heading]) => (
+                <th key={heading} scope="col">
+                  {heading}
+                </th>
+              ))}
+              <th scope="col" />
+            </tr>
+          </thead>
+          <tbody>
+            {records.value.map((record) => (
+              <tr key={record.id} data-name={record.name}>
+                {columns.map(([heading, cell]) => (
+                  <td key={heading}>{cell(record)}</td>
+                ))}
+                <td>
+                  <button class="outline secondary" aria-label={`${deleteLabel} ${record.name}`} onClick={() => setPending(record)}>
+                    {deleteLabel}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pending !== undefined && (
+        <ConfirmDialog
+          title={`${deleteLabel} ${pending.name}?`}
+          message={deleteMessage}
+          confirmLabel={deleteLabel}
+          onConfirm={() => void remove(pending)}
+          onCancel={() => setPending(undefined)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The records at `path`, loaded with the key. */
+export function useRecords<T>(client: Api, path: string): Loaded<T[]> {
+  return useLoad(() => client.get<T[]>(path), [client, path]);
+}
