@@ -84,11 +84,14 @@ function ErrorAt({ error }: { error: QueryError }) {
   const at = Math.min(Math.max(position, 0), query.length);
   return (
     <div id="query-error" class="query-error" role="alert" data-position={at}>
-      {query.slice(0, at)}
-      <span class="at">{query.slice(at, at + 1) || ' '}</span>
-      {query.slice(at + 1)}
-      {'\n'}
-      {' '.repeat(at)}^ {error.reason}
+      <pre>
+        {query.slice(0, at)}
+        <span class="at">{query.slice(at, at + 1) || ' '}</span>
+        {query.slice(at + 1)}
+        {'\n'}
+        {' '.repeat(at)}^ character {at}
+      </pre>
+      <p>{error.reason}</p>
     </div>
   );
 }
