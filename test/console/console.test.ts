@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot } from './browser.js';
-import { shipLine, startFixture, type Fixture } from './fixture.js';
+import { shipLine, startFixture, stopFixture, type Fixture } from './fixture.js';
 
 let fixture: Fixture;
 let browser: Browser;
@@ -53,7 +53,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  await fixture?.node.destroy();
+  if (fixture !== undefined) await stopFixture(fixture);
 });
 
 describe('the console, signed in as an administrator', () => {
@@ -288,6 +288,7 @@ describe('the console, signed in with a key that may only read logs-*', () => {
 
     await reader.goto(`${fixture.node.url}/_console/#/access`);
     await reader.waitForSelector('[role=alert][data-status="403"]');
+    assert.deepEqual(await reader.locator('button[role=tab]').allTextContents(), ['API keys']);
     assert.match((await reader.textContent('[role=alert]'))!, /manage_security/);
     await screenshot(reader, '11-refused-access');
 
@@ -298,5 +299,25 @@ describe('the console, signed in with a key that may only read logs-*', () => {
     await reader.waitForSelector('[role=alert][data-status="403"]');
     assert.match((await reader.textContent('[role=alert]'))!, /secrets/);
     await screenshot(reader, '12-refused-index');
+  });
+});
+
+describe('the console, signed in by an organisation owner with a token', () => {
+  it('shows the organisation, its users and roles, and no tab for what the token may not manage', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const owner = await ctx.newPage();
+    await signIn(owner, fixture.owner);
+    await owner.waitForSelector('.hit-count');
+    await owner.click('nav a:has-text("Access control")');
+    await owner.waitForSelector('table[data-org=users] tr[data-subject=vera]');
+    assert.equal(await owner.getAttribute('button[role=tab][aria-selected=true]', 'data-tab'), 'org');
+    assert.match((await owner.textContent('.org-name'))!, /acme/);
+    assert.deepEqual(await owner.locator('table[data-org=users] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-subject'))), ['olivia', 'vera']);
+    assert.equal(await owner.textContent('table[data-org=users] tr[data-subject=vera] td:nth-child(2)'), 'viewer');
+    await owner.waitForSelector('table[data-org=roles] tr[data-role=owner]');
+    // a member's token holds no manage_security: no tab for the /v1 records
+    assert.deepEqual(await owner.locator('button[role=tab]').allTextContents(), ['Organisation']);
+    await screenshot(owner, '13-organisation');
+    await ctx.close();
   });
 });

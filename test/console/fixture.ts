@@ -1,11 +1,14 @@
 /**
  * The service the console tests drive: a real node with access control on, an administrator key,
- * a key that may only read `logs-*`, and log lines at known times so that counts can be checked.
+ * a key that may only read `logs-*`, an organisation whose owner signs in with an identity
+ * provider's token, and log lines at known times so that counts can be checked.
  */
 import assert from 'node:assert/strict';
 import { ndjson, request, startTestNode, type TestNode } from '../support/node.js';
+import { startIdentityProvider, type IdentityProvider } from '../support/identity-provider.js';
 
 export const BOOTSTRAP = 'bootstrap-for-the-console-tests';
+const AUDIENCE = 'svc-console-tests';
 const MINUTE = 60_000;
 
 export interface LogLine {
@@ -17,8 +20,11 @@ export interface LogLine {
 
 export interface Fixture {
   node: TestNode;
+  idp: IdentityProvider;
   admin: string;
   reader: string;
+  /** a token of `olivia`, owner of the organisation `acme`, which has a second member `vera` */
+  owner: string;
   /** the lines of `logs-app`, newest first */
   lines: LogLine[];
 }
@@ -52,11 +58,15 @@ function logLines(now: number): LogLine[] {
 }
 
 export async function startFixture(): Promise<Fixture> {
-  const node = await startTestNode({ SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP });
+  const idp = await startIdentityProvider();
+  const node = await startTestNode({ SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP, SVC_JWT_AUDIENCE: AUDIENCE, SVC_JWT_ISSUER: idp.issuer });
   await call(node, 'POST', '/v1/roles', BOOTSTRAP, { name: 'admin', database: ['manage_security', 'monitor'], indexes: [{ names: ['*'], permissions: ['read', 'write', 'delete'] }] });
   const admin = (await call<{ api_key: string }>(node, 'POST', '/v1/api_keys', BOOTSTRAP, { name: 'admin', role: 'admin' })).api_key;
   await call(node, 'POST', '/v1/roles', admin, { name: 'logs-reader', database: [], indexes: [{ names: ['logs-*'], permissions: ['read'] }] });
   const reader = (await call<{ api_key: string }>(node, 'POST', '/v1/api_keys', admin, { name: 'reader', role: 'logs-reader' })).api_key;
+  await call(node, 'POST', '/v1/org', admin, { name: 'acme', owner: 'olivia' });
+  const owner = await idp.token(AUDIENCE, { subject: 'olivia', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  await call(node, 'POST', '/v1/org/users', owner, { subject: 'vera', role: 'viewer' });
 
   const lines = logLines(Date.now());
   const bulk: unknown[] = [];
@@ -65,7 +75,12 @@ export async function startFixture(): Promise<Fixture> {
   bulk.push({ index: { _index: 'scratch' } }, { _line: 'to be deleted', level: 'info' });
   const res = await call<{ errors: boolean }>(node, 'POST', '/_bulk', admin, ndjson(bulk));
   assert.equal(res.errors, false);
-  return { node, admin, reader, lines };
+  return { node, idp, admin, reader, owner, lines };
+}
+
+export async function stopFixture(fixture: Fixture): Promise<void> {
+  await fixture.node.destroy();
+  await fixture.idp.close();
 }
 
 /** Indexes one more line now, as a shipper would while the console tails. */

@@ -1,6 +1,6 @@
 /**
- * The access control screen's tabs. They are offered from what the key was seen to reach, but
- * each tab still calls the API: opened by a key that may not, it shows the service's 403.
+ * The access control screen's tabs: those the key was seen to reach. A key that reaches none
+ * (the screen opened by its address) gets the API keys tab, which shows the service's 403.
  */
 import { useState } from 'preact/hooks';
 import type { Api, Capabilities } from '../api/index.js';
@@ -12,19 +12,17 @@ import { Organisation } from './organisation.js';
 type Tab = 'keys' | 'roles' | 'mappings' | 'org';
 
 export function Access({ client, caps }: { client: Api; caps: Capabilities }) {
-  const tabs: Array<[Tab, string]> = [
-    ['keys', 'API keys'],
-    ['roles', 'Roles'],
-    ['mappings', 'Role mappings'],
-  ];
+  const tabs: Array<[Tab, string]> = [];
+  if (caps.security || !caps.org) tabs.push(['keys', 'API keys']);
+  if (caps.security) tabs.push(['roles', 'Roles'], ['mappings', 'Role mappings']);
   if (caps.org) tabs.push(['org', 'Organisation']);
-  const [tab, setTab] = useState<Tab>(!caps.security && caps.org ? 'org' : 'keys');
+  const [tab, setTab] = useState<Tab>(tabs[0]![0]);
   return (
     <section>
       <h2>Access control</h2>
       <div class="tabs" role="tablist">
         {tabs.map(([name, label]) => (
-          <button key={name} role="tab" aria-selected={tab === name} class={tab === name ? '' : 'outline'} onClick={() => setTab(name)}>
+          <button key={name} role="tab" data-tab={name} aria-selected={tab === name} class={tab === name ? '' : 'outline'} onClick={() => setTab(name)}>
             {label}
           </button>
         ))}

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/index.js';
 import { ErrorView, formatTime } from '../ui/index.js';
-import { RecordTable, useRecords } from './record-table.js';
+import { RecordTable, useCreateForm, useRecords } from './record-table.js';
 
 interface ApiKey {
   id: number;
@@ -25,21 +25,12 @@ export function ApiKeys({ client }: { client: Api }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState('');
   const [created, setCreated] = useState<{ name: string; api_key: string } | undefined>();
-  const [error, setError] = useState<unknown>();
   const chosenRole = role || roles.value?.[0]?.name || '';
-
-  const create = async (e: Event) => {
-    e.preventDefault();
-    try {
-      const key = await client.post<ApiKey & { api_key: string }>('/v1/api_keys', { name: name.trim(), role: chosenRole });
-      setCreated({ name: key.name, api_key: key.api_key });
-      setName('');
-      setError(undefined);
-      keys.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { error, submit } = useCreateForm(keys, async () => {
+    const key = await client.post<ApiKey & { api_key: string }>('/v1/api_keys', { name: name.trim(), role: chosenRole });
+    setCreated({ name: key.name, api_key: key.api_key });
+    setName('');
+  });
 
   return (
     <div class="split">
@@ -75,7 +66,7 @@ export function ApiKeys({ client }: { client: Api }) {
             </div>
           </div>
         )}
-        <form class="inline-form" onSubmit={create} aria-label="Create an API key">
+        <form class="inline-form" onSubmit={submit} aria-label="Create an API key">
           <h4>Create an API key</h4>
           <input name="key-name" placeholder="name, e.g. fluent-bit" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <select name="key-role" aria-label="Role" value={chosenRole} onChange={(e) => setRole(e.currentTarget.value)}>

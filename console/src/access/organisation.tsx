@@ -31,7 +31,7 @@ export function Organisation({ client }: { client: Api }) {
     <div>
       {account.error !== undefined && <ErrorView error={account.error} />}
       {account.value !== undefined && (
-        <p>
+        <p class="org-name">
           Organisation <strong>{account.value.name}</strong>, opened {formatTime(Date.parse(account.value.created_at))}.
         </p>
       )}
@@ -39,7 +39,7 @@ export function Organisation({ client }: { client: Api }) {
         <div class="table-scroll">
           <h4>Users</h4>
           {users.error !== undefined && <ErrorView error={users.error} />}
-          <table>
+          <table data-org="users">
             <thead>
               <tr>
                 <th scope="col">User</th>
@@ -49,7 +49,7 @@ export function Organisation({ client }: { client: Api }) {
             </thead>
             <tbody>
               {(users.value ?? []).map((u) => (
-                <tr key={u.id}>
+                <tr key={u.id} data-subject={u.subject}>
                   <td>{u.subject}</td>
                   <td>{u.role}</td>
                   <td>{formatTime(Date.parse(u.created_at))}</td>
@@ -61,7 +61,7 @@ export function Organisation({ client }: { client: Api }) {
         <div class="table-scroll">
           <h4>Roles</h4>
           {roles.error !== undefined && <ErrorView error={roles.error} />}
-          <table>
+          <table data-org="roles">
             <thead>
               <tr>
                 <th scope="col">Role</th>
@@ -71,7 +71,7 @@ export function Organisation({ client }: { client: Api }) {
             </thead>
             <tbody>
               {(roles.value ?? []).map((r) => (
-                <tr key={r.name}>
+                <tr key={r.name} data-role={r.name}>
                   <td>{r.name}</td>
                   <td>{r.permissions.join(', ')}</td>
                   <td>{r.indexes.join(', ')}</td>

@@ -86,3 +86,19 @@ export function RecordTable<T extends RecordWithId>({ client, path, records, nou
 export function useRecords<T>(client: Api, path: string): Loaded<T[]> {
   return useLoad(() => client.get<T[]>(path), [client, path]);
 }
+
+/** A create form's submit: runs `create`, then lists `records` again; a refusal is kept to show. */
+export function useCreateForm(records: Loaded<unknown[]>, create: () => Promise<void>): { error: unknown; submit(e: Event): Promise<void> } {
+  const [error, setError] = useState<unknown>();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    try {
+      await create();
+      setError(undefined);
+      records.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return { error, submit };
+}

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/index.js';
 import { ErrorView, formatTime } from '../ui/index.js';
-import { RecordTable, useRecords } from './record-table.js';
+import { RecordTable, useCreateForm, useRecords } from './record-table.js';
 import { splitList } from './split-list.js';
 
 interface RoleMapping {
@@ -16,20 +16,11 @@ export function RoleMappings({ client }: { client: Api }) {
   const mappings = useRecords<RoleMapping>(client, '/v1/role_mappings');
   const [name, setName] = useState('');
   const [roles, setRoles] = useState('');
-  const [error, setError] = useState<unknown>();
-
-  const create = async (e: Event) => {
-    e.preventDefault();
-    try {
-      await client.post('/v1/role_mappings', { name: name.trim(), roles: splitList(roles) });
-      setName('');
-      setRoles('');
-      setError(undefined);
-      mappings.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { error, submit } = useCreateForm(mappings, async () => {
+    await client.post('/v1/role_mappings', { name: name.trim(), roles: splitList(roles) });
+    setName('');
+    setRoles('');
+  });
 
   return (
     <div class="split">
@@ -46,7 +37,7 @@ export function RoleMappings({ client }: { client: Api }) {
         deleteLabel="Delete"
         deleteMessage="Users whose token carries this provider role lose the service roles it gave them."
       />
-      <form class="inline-form" onSubmit={create} aria-label="Create a role mapping">
+      <form class="inline-form" onSubmit={submit} aria-label="Create a role mapping">
         <h4>Map a provider role</h4>
         <input name="mapping-name" placeholder="provider role, e.g. idp-admins" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <input name="mapping-roles" placeholder="service roles, e.g. admin, logs-reader" required value={roles} onInput={(e) => setRoles(e.currentTarget.value)} />

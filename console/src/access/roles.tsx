@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/index.js';
 import { ErrorView } from '../ui/index.js';
-import { RecordTable, useRecords } from './record-table.js';
+import { RecordTable, useCreateForm, useRecords } from './record-table.js';
 import { splitList } from './split-list.js';
 
 interface Role {
@@ -28,22 +28,13 @@ export function Roles({ client }: { client: Api }) {
   const [database, setDatabase] = useState<string[]>([]);
   const [patterns, setPatterns] = useState('');
   const [actions, setActions] = useState<string[]>(['read']);
-  const [error, setError] = useState<unknown>();
-
-  const create = async (e: Event) => {
-    e.preventDefault();
+  const { error, submit } = useCreateForm(roles, async () => {
     const names = splitList(patterns);
     const indexes = names.length === 0 ? [] : [{ names, permissions: actions }];
-    try {
-      await client.post('/v1/roles', { name: name.trim(), database, indexes });
-      setName('');
-      setPatterns('');
-      setError(undefined);
-      roles.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    await client.post('/v1/roles', { name: name.trim(), database, indexes });
+    setName('');
+    setPatterns('');
+  });
 
   return (
     <div class="split">
@@ -60,7 +51,7 @@ export function Roles({ client }: { client: Api }) {
         deleteLabel="Delete"
         deleteMessage="The role is removed. The service refuses while an API key or a role mapping uses it."
       />
-      <form class="inline-form" onSubmit={create} aria-label="Create a role">
+      <form class="inline-form" onSubmit={submit} aria-label="Create a role">
         <h4>Create a role</h4>
         <input name="role-name" placeholder="name, e.g. logs-reader" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <fieldset class="checks">

@@ -91,10 +91,9 @@ export function Discover({ client }: { client: Api }) {
     }
   };
 
-  // the first search when the screen opens
+  // the first search when the screen opens, once
   useEffect(() => {
     void run();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const older = async () => {

@@ -2,7 +2,7 @@
  * Matches over time as bars (uPlot). Dragging across the chart selects a span; releasing zooms
  * the time range to it. Colours come from the theme's CSS variables, so dark and light both read.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 
 export interface Bucket {
@@ -22,8 +22,20 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
+/** The page's theme, followed as it changes, so that the chart is drawn again in its colours. */
+function useTheme(): string | undefined {
+  const [theme, setTheme] = useState(document.documentElement.dataset.theme);
+  useEffect(() => {
+    const watch = new MutationObserver(() => setTheme(document.documentElement.dataset.theme));
+    watch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => watch.disconnect();
+  }, []);
+  return theme;
+}
+
 export function Histogram({ buckets, intervalMs, onZoom }: Props) {
   const box = useRef<HTMLDivElement>(null);
+  const theme = useTheme();
   // the latest callback, read by the plot's hook without rebuilding the plot
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
@@ -73,7 +85,7 @@ export function Histogram({ buckets, intervalMs, onZoom }: Props) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [buckets, intervalMs]);
+  }, [buckets, intervalMs, theme]);
 
   return <div ref={box} class="histogram" aria-label="Matches over time; drag across to zoom" data-buckets={buckets.length} />;
 }

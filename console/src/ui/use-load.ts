@@ -21,8 +21,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     return () => {
       current = false;
     };
-    // the caller lists what the load depends on
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // the caller lists what the load depends on; `load` itself is a new closure every render
   }, [...deps, round]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return { ...state, reload };
