@@ -206,8 +206,8 @@ describe('the console, signed in as an administrator', () => {
     assert.deepEqual(await page.locator('.index-list tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-index'))), ['logs-app', 'scratch', 'secrets']);
     assert.equal(await page.textContent('tr[data-index=logs-app] td:nth-child(2)'), '121');
     await page.click('tr[data-index=logs-app] a');
-    await page.waitForSelector('.mapping tr:has-text("service")');
-    assert.equal(await page.textContent('.mapping tr:has-text("level") code'), 'keyword');
+    await page.waitForSelector('.mapping tr[data-key=service]');
+    assert.equal(await page.textContent('.mapping tr[data-key=level] code'), 'keyword');
     await screenshot(page, '07-indexes');
     await page.click('button[aria-label="Delete scratch"]');
     const confirm = page.locator('dialog button:has-text("Delete index")');
@@ -239,9 +239,36 @@ describe('the console, signed in as an administrator', () => {
     await page.click('dialog button:has-text("Revoke")');
     await page.waitForSelector('tr[data-name=shipper]', { state: 'detached' });
     assert.equal(await count(key), 401);
-    await page.click('button[role=tab]:has-text("Roles")');
+  });
+
+  it('creates a role and a role mapping to it, and deletes both', async () => {
+    await page.click('button[role=tab][data-tab=roles]');
     await page.waitForSelector('table[data-records=roles] tr[data-name=logs-reader]');
+    await page.fill('input[name=role-name]', 'auditor');
+    await page.check('input[name=database][value=monitor]');
+    await page.fill('input[name=role-patterns]', 'logs-*, audit');
+    await page.check('input[name=actions][value=write]');
+    await page.click('button:has-text("Create role")');
+    await page.waitForSelector('table[data-records=roles] tr[data-name=auditor]');
+    const roles = await (await fetch(`${fixture.node.url}/v1/roles`, { headers: { authorization: `Bearer ${fixture.admin}` } })).json();
+    const auditor = (roles as Array<{ name: string; database: string[]; indexes: unknown }>).find((r) => r.name === 'auditor');
+    assert.deepEqual(auditor && { database: auditor.database, indexes: auditor.indexes }, { database: ['monitor'], indexes: [{ names: ['logs-*', 'audit'], permissions: ['read', 'write'] }] });
     await screenshot(page, '09-roles');
+
+    await page.click('button[role=tab][data-tab=mappings]');
+    await page.fill('input[name=mapping-name]', 'idp-auditors');
+    await page.fill('input[name=mapping-roles]', 'auditor');
+    await page.click('button:has-text("Create mapping")');
+    await page.waitForSelector('table[data-records="role mappings"] tr[data-name=idp-auditors]');
+    assert.equal(await page.textContent('tr[data-name=idp-auditors] td:nth-child(2)'), 'auditor');
+    await page.click('button[aria-label="Delete idp-auditors"]');
+    await page.click('dialog button:has-text("Delete")');
+    await page.waitForSelector('tr[data-name=idp-auditors]', { state: 'detached' });
+
+    await page.click('button[role=tab][data-tab=roles]');
+    await page.click('button[aria-label="Delete auditor"]');
+    await page.click('dialog button:has-text("Delete")');
+    await page.waitForSelector('tr[data-name=auditor]', { state: 'detached' });
   });
 
   it('fits a narrow screen, in the dark theme', async () => {
@@ -309,12 +336,12 @@ describe('the console, signed in by an organisation owner with a token', () => {
     await signIn(owner, fixture.owner);
     await owner.waitForSelector('.hit-count');
     await owner.click('nav a:has-text("Access control")');
-    await owner.waitForSelector('table[data-org=users] tr[data-subject=vera]');
+    await owner.waitForSelector('table[data-name=org-users] tr[data-key=vera]');
     assert.equal(await owner.getAttribute('button[role=tab][aria-selected=true]', 'data-tab'), 'org');
     assert.match((await owner.textContent('.org-name'))!, /acme/);
-    assert.deepEqual(await owner.locator('table[data-org=users] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-subject'))), ['olivia', 'vera']);
-    assert.equal(await owner.textContent('table[data-org=users] tr[data-subject=vera] td:nth-child(2)'), 'viewer');
-    await owner.waitForSelector('table[data-org=roles] tr[data-role=owner]');
+    assert.deepEqual(await owner.locator('table[data-name=org-users] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key'))), ['olivia', 'vera']);
+    assert.equal(await owner.textContent('table[data-name=org-users] tr[data-key=vera] td:nth-child(2)'), 'viewer');
+    await owner.waitForSelector('table[data-name=org-roles] tr[data-key=owner]');
     // a member's token holds no manage_security: no tab for the /v1 records
     assert.deepEqual(await owner.locator('button[role=tab]').allTextContents(), ['Organisation']);
     await screenshot(owner, '13-organisation');

@@ -3,7 +3,7 @@
  * with their permissions (`/v1/org`, read-only here).
  */
 import type { Api } from '../api/index.js';
-import { ErrorView, formatTime, useLoad } from '../ui/index.js';
+import { ErrorView, SimpleTable, formatTime, useLoad } from '../ui/index.js';
 
 interface Account {
   name: string;
@@ -39,46 +39,30 @@ export function Organisation({ client }: { client: Api }) {
         <div class="table-scroll">
           <h4>Users</h4>
           {users.error !== undefined && <ErrorView error={users.error} />}
-          <table data-org="users">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Role</th>
-                <th scope="col">Since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(users.value ?? []).map((u) => (
-                <tr key={u.id} data-subject={u.subject}>
-                  <td>{u.subject}</td>
-                  <td>{u.role}</td>
-                  <td>{formatTime(Date.parse(u.created_at))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SimpleTable
+            name="org-users"
+            items={users.value ?? []}
+            rowKey={(u) => u.subject}
+            columns={[
+              ['User', (u) => u.subject],
+              ['Role', (u) => u.role],
+              ['Since', (u) => formatTime(Date.parse(u.created_at))],
+            ]}
+          />
         </div>
         <div class="table-scroll">
           <h4>Roles</h4>
           {roles.error !== undefined && <ErrorView error={roles.error} />}
-          <table data-org="roles">
-            <thead>
-              <tr>
-                <th scope="col">Role</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Indexes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(roles.value ?? []).map((r) => (
-                <tr key={r.name} data-role={r.name}>
-                  <td>{r.name}</td>
-                  <td>{r.permissions.join(', ')}</td>
-                  <td>{r.indexes.join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SimpleTable
+            name="org-roles"
+            items={roles.value ?? []}
+            rowKey={(r) => r.name}
+            columns={[
+              ['Role', (r) => r.name],
+              ['Permissions', (r) => r.permissions.join(', ')],
+              ['Indexes', (r) => r.indexes.join(', ')],
+            ]}
+          />
         </div>
       </div>
     </div>

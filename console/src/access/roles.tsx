@@ -18,8 +18,28 @@ interface Role {
 const DATABASE_ACTIONS = ['manage_security', 'monitor'];
 const INDEX_ACTIONS = ['read', 'write', 'delete'];
 
-function toggle(list: string[], item: string): string[] {
-  return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
+interface ChecksProps {
+  legend: string;
+  name: string;
+  options: string[];
+  chosen: string[];
+  onChange(chosen: string[]): void;
+}
+
+/** A set of checkboxes choosing some of `options`. */
+function Checks({ legend, name, options, chosen, onChange }: ChecksProps) {
+  const toggle = (item: string) => onChange(chosen.includes(item) ? chosen.filter((x) => x !== item) : [...chosen, item]);
+  return (
+    <fieldset class="checks">
+      <legend>{legend}</legend>
+      {options.map((a) => (
+        <label key={a}>
+          <input type="checkbox" name={name} value={a} checked={chosen.includes(a)} onChange={() => toggle(a)} />
+          {a}
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 export function Roles({ client }: { client: Api }) {
@@ -54,25 +74,9 @@ export function Roles({ client }: { client: Api }) {
       <form class="inline-form" onSubmit={submit} aria-label="Create a role">
         <h4>Create a role</h4>
         <input name="role-name" placeholder="name, e.g. logs-reader" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <fieldset class="checks">
-          <legend>Database actions</legend>
-          {DATABASE_ACTIONS.map((a) => (
-            <label key={a}>
-              <input type="checkbox" checked={database.includes(a)} onChange={() => setDatabase(toggle(database, a))} />
-              {a}
-            </label>
-          ))}
-        </fieldset>
+        <Checks legend="Database actions" name="database" options={DATABASE_ACTIONS} chosen={database} onChange={setDatabase} />
         <input name="role-patterns" placeholder="index patterns, e.g. logs-*, app" value={patterns} onInput={(e) => setPatterns(e.currentTarget.value)} />
-        <fieldset class="checks">
-          <legend>Index actions</legend>
-          {INDEX_ACTIONS.map((a) => (
-            <label key={a}>
-              <input type="checkbox" checked={actions.includes(a)} onChange={() => setActions(toggle(actions, a))} />
-              {a}
-            </label>
-          ))}
-        </fieldset>
+        <Checks legend="Index actions" name="actions" options={INDEX_ACTIONS} chosen={actions} onChange={setActions} />
         <button type="submit" disabled={name.trim() === ''}>
           Create role
         </button>
