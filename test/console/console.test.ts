@@ -221,7 +221,7 @@ describe('the console, signed in as an administrator', () => {
 
   it('creates an API key, shows it once, and revokes it', async () => {
     await page.click('nav a:has-text("Access control")');
-    await page.waitForSelector('table[data-records="api keys"] tr[data-name=reader]');
+    await page.waitForSelector('table[data-name="api keys"] tr[data-key=reader]');
     await page.fill('input[name=key-name]', 'shipper');
     await page.selectOption('select[name=key-role]', 'logs-reader');
     await page.click('button:has-text("Create key")');
@@ -237,19 +237,19 @@ describe('the console, signed in as an administrator', () => {
 
     await page.click('button[aria-label="Revoke shipper"]');
     await page.click('dialog button:has-text("Revoke")');
-    await page.waitForSelector('tr[data-name=shipper]', { state: 'detached' });
+    await page.waitForSelector('tr[data-key=shipper]', { state: 'detached' });
     assert.equal(await count(key), 401);
   });
 
   it('creates a role and a role mapping to it, and deletes both', async () => {
     await page.click('button[role=tab][data-tab=roles]');
-    await page.waitForSelector('table[data-records=roles] tr[data-name=logs-reader]');
+    await page.waitForSelector('table[data-name=roles] tr[data-key=logs-reader]');
     await page.fill('input[name=role-name]', 'auditor');
     await page.check('input[name=database][value=monitor]');
     await page.fill('input[name=role-patterns]', 'logs-*, audit');
     await page.check('input[name=actions][value=write]');
     await page.click('button:has-text("Create role")');
-    await page.waitForSelector('table[data-records=roles] tr[data-name=auditor]');
+    await page.waitForSelector('table[data-name=roles] tr[data-key=auditor]');
     const roles = await (await fetch(`${fixture.node.url}/v1/roles`, { headers: { authorization: `Bearer ${fixture.admin}` } })).json();
     const auditor = (roles as Array<{ name: string; database: string[]; indexes: unknown }>).find((r) => r.name === 'auditor');
     assert.deepEqual(auditor && { database: auditor.database, indexes: auditor.indexes }, { database: ['monitor'], indexes: [{ names: ['logs-*', 'audit'], permissions: ['read', 'write'] }] });
@@ -259,16 +259,16 @@ describe('the console, signed in as an administrator', () => {
     await page.fill('input[name=mapping-name]', 'idp-auditors');
     await page.fill('input[name=mapping-roles]', 'auditor');
     await page.click('button:has-text("Create mapping")');
-    await page.waitForSelector('table[data-records="role mappings"] tr[data-name=idp-auditors]');
-    assert.equal(await page.textContent('tr[data-name=idp-auditors] td:nth-child(2)'), 'auditor');
+    await page.waitForSelector('table[data-name="role mappings"] tr[data-key=idp-auditors]');
+    assert.equal(await page.textContent('tr[data-key=idp-auditors] td:nth-child(2)'), 'auditor');
     await page.click('button[aria-label="Delete idp-auditors"]');
     await page.click('dialog button:has-text("Delete")');
-    await page.waitForSelector('tr[data-name=idp-auditors]', { state: 'detached' });
+    await page.waitForSelector('tr[data-key=idp-auditors]', { state: 'detached' });
 
     await page.click('button[role=tab][data-tab=roles]');
     await page.click('button[aria-label="Delete auditor"]');
     await page.click('dialog button:has-text("Delete")');
-    await page.waitForSelector('tr[data-name=auditor]', { state: 'detached' });
+    await page.waitForSelector('tr[data-key=auditor]', { state: 'detached' });
   });
 
   it('fits a narrow screen, in the dark theme', async () => {

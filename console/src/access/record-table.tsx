@@ -3,9 +3,8 @@
  * first; columns are given by the caller.
  */
 import { useState } from 'preact/hooks';
-import type { ComponentChildren } from 'preact';
 import type { Api } from '../api/index.js';
-import { ConfirmDialog, ErrorView, useLoad, type Loaded } from '../ui/index.js';
+import { ConfirmDialog, ErrorView, SimpleTable, useLoad, type Column, type Loaded } from '../ui/index.js';
 
 export interface RecordWithId {
   id: number;
@@ -18,7 +17,7 @@ interface Props<T extends RecordWithId> {
   path: string;
   records: Loaded<T[]>;
   noun: string;
-  columns: Array<[heading: string, cell: (record: T) => ComponentChildren]>;
+  columns: Array<Column<T>>;
   deleteLabel: string;
   deleteMessage: string;
 }
@@ -42,32 +41,22 @@ export function RecordTable<T extends RecordWithId>({ client, path, records, nou
       {error !== undefined && <ErrorView error={error} />}
       {records.value !== undefined && records.value.length === 0 && <p class="muted">No {noun} yet.</p>}
       {records.value !== undefined && records.value.length > 0 && (
-        <table data-records={noun}>
-          <thead>
-            <tr>
-              {columns.map(([heading]) => (
-                <th key={heading} scope="col">
-                  {heading}
-                </th>
-              ))}
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {records.value.map((record) => (
-              <tr key={record.id} data-name={record.name}>
-                {columns.map(([heading, cell]) => (
-                  <td key={heading}>{cell(record)}</td>
-                ))}
-                <td>
-                  <button class="outline secondary" aria-label={`${deleteLabel} ${record.name}`} onClick={() => setPending(record)}>
-                    {deleteLabel}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <SimpleTable
+          name={noun}
+          items={records.value}
+          rowKey={(record) => record.name}
+          columns={[
+            ...columns,
+            [
+              '',
+              (record) => (
+                <button class="outline secondary" aria-label={`${deleteLabel} ${record.name}`} onClick={() => setPending(record)}>
+                  {deleteLabel}
+                </button>
+              ),
+            ],
+          ]}
+        />
       )}
       {pending !== undefined && (
         <ConfirmDialog
