@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * Compiles the project into a fresh directory under `.build/` and then points the `dist` link at
- * it in one rename, so a running service never sees its files deleted or half rewritten: it keeps
- * loading modules (worker threads start late) from the build it started from. Old builds are
- * removed only when no live process started from them (see `.build/<name>/.pids`).
+ * Compiles the project (and bundles the web console, see build-console.mjs) into a fresh
+ * directory under `.build/` and then points the `dist` link at it in one rename, so a running
+ * service never sees its files deleted or half rewritten: it keeps loading modules (worker
+ * threads start late) from the build it started from. Old builds are removed only when no live
+ * process started from them (see `.build/<name>/.pids`).
  *
  * Usage: `node scripts/build.mjs [projectDir]` (default: this repository).
  */
@@ -12,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
 const builds = path.join(root, '.build');
@@ -22,9 +24,9 @@ const out = path.join(builds, name);
 fs.mkdirSync(builds, { recursive: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json'), '--outDir', out], { stdio: 'inherit' });
-if (result.status !== 0) {
+if (result.status !== 0 || !(await buildConsole(root, out))) {
   fs.rmSync(out, { recursive: true, force: true });
-  process.exit(result.status ?? 1);
+  process.exit(result.status || 1);
 }
 
 // `dist` from before builds had their own directories is a plain folder: no process can be using

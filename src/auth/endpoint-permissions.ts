@@ -142,6 +142,8 @@ added(['POST'], ['/v1/org/billing/invoices'], org('write:billing'));
 
 // probes for orchestrators: no credential, so that a locked-out operator still sees the process is up
 added(['GET'], ['/health/livez', '/health/readyz'], PUBLIC);
+// the web console's static files hold no data: its API calls carry the key and are checked as usual
+added(['GET'], ['/_console', '/_console/:file'], PUBLIC);
 
 export const ENDPOINT_PERMISSIONS: readonly EndpointPermission[] = Object.freeze(rows);
 

@@ -1,7 +1,7 @@
 /**
  * The HTTP surface: fastify server, the Elasticsearch-compatible routes (parse, convert, call
  * the engine, convert back) and error rendering. The /v1 RBAC API and, with RBAC on, the /v1/org
- * organisation API register here too.
+ * organisation API register here too, and the web console's static files.
  */
 import type { FastifyInstance } from 'fastify';
 import { createServer } from './server.js';
@@ -14,6 +14,7 @@ import { accessOf, installAuth } from './auth-hook.js';
 import { registerRbacRoutes } from './routes/rbac.js';
 import { registerIndicesRoutes } from './indices/index.js';
 import { registerOrgRoutes } from './org/index.js';
+import { registerConsoleRoutes } from './console/index.js';
 
 export type { ApiDeps, Lifecycle } from './deps.js';
 export { createServer } from './server.js';
@@ -29,5 +30,6 @@ export function buildApi(deps: ApiDeps): FastifyInstance {
   // the organisation API is part of access control: without RBAC there is no one to hold a role
   if (deps.config.rbac.enabled) registerOrgRoutes(app, { org: deps.org, rbac: deps.rbac });
   registerIndicesRoutes(app, deps);
+  registerConsoleRoutes(app);
   return app;
 }
