@@ -415,10 +415,9 @@ export class Engine {
     const entries = [...batches.values()].filter((e) => e.batch.size > 0);
     if (entries.length === 0) return outcomes;
     const { seq } = await this.wal.append(entries.map((e) => e.batch.walRecord(e.shard.name)));
-    for (const { shard, batch } of entries) {
-      shard.addBatch(batch, seq, this.opts.onDocumentIndexed);
-      this.flushIfFull(shard);
-    }
+    // queued at once, in the log's order, for every shard of the write; added in slices
+    await Promise.all(entries.map(({ shard, batch }) => shard.addBatch(batch, seq, this.opts.onDocumentIndexed)));
+    for (const { shard } of entries) this.flushIfFull(shard);
     this.flushIfLogFull();
     return outcomes;
   }

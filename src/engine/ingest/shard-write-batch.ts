@@ -119,23 +119,23 @@ export class ShardWriteBatch {
     return buf;
   }
 
-  /** Source bytes of all documents (the write budget counts them). */
-  get sourceBytes(): number {
+  /** Source bytes of documents [first, end) (the write budget counts them). */
+  sourceBytesOf(first = 0, end = this.count): number {
     let total = 0;
-    for (let k = 0; k < this.count; k++) total += this.sourceLength![k]!;
+    for (let k = first; k < end; k++) total += this.sourceLength![k]!;
     return total;
   }
 
   /**
-   * Adds every document to the memtable, in order, after `walRecord`; calls `indexed` with each
-   * document's field and `_line` token counts.
+   * Adds documents [first, end) to the memtable, in order, after `walRecord`; calls `indexed`
+   * with each document's field and `_line` token counts.
    */
-  addTo(memtable: Memtable, indexed?: (fields: number, tokens: number) => void): void {
+  addTo(memtable: Memtable, indexed?: (fields: number, tokens: number) => void, first = 0, end = this.count): void {
     const record = this.record!;
     const at = this.sourceAt!;
     const lengths = this.sourceLength!;
-    let from = 0;
-    for (let k = 0; k < this.count; k++) {
+    let from = first > 0 ? this.valueEnd[first - 1]! : 0;
+    for (let k = first; k < end; k++) {
       const to = this.valueEnd[k]!;
       const doc = this.general[k];
       if (doc !== undefined) {

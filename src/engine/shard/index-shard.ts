@@ -108,10 +108,25 @@ export class IndexShard {
     if (lid >= this.nextLidValue) this.nextLidValue = lid + 1;
   }
 
-  /** Adds the documents of a write whose WAL record (`batch.walRecord`) is on disk. */
-  addBatch(batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): void {
-    addTo(this.active, batch, walSeq, indexed);
-    this.lastUsedMs = Date.now();
+  /** the writes being added to memtables, one after the other (lids stay in order) */
+  private adding: Promise<void> = Promise.resolve();
+
+  /**
+   * Adds the documents of a write whose WAL record (`batch.walRecord`) is on disk, in slices
+   * with a turn of the event loop between them: a large bulk request does not hold up searches
+   * and health probes for the whole of its indexing. Writes are added in the order they call.
+   */
+  addBatch(batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): Promise<void> {
+    const added = this.adding.then(async () => {
+      for (let first = 0; first < batch.size; first += ADD_SLICE_DOCS) {
+        if (first > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        // a flush may have moved the memtable on meanwhile: the rest goes to the new one
+        addTo(this.active, batch, walSeq, indexed, first, Math.min(batch.size, first + ADD_SLICE_DOCS));
+      }
+      this.lastUsedMs = Date.now();
+    });
+    this.adding = added.catch(() => undefined);
+    return added;
   }
 
   /** The write-ahead log holds documents of this index to replay: they get a memtable of their own. */
@@ -319,9 +334,12 @@ function newPending(): PendingMemtable {
   return { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
 }
 
-function addTo(pending: PendingMemtable, batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): void {
-  if (batch.size === 0) return;
+/** Documents of a write added between two turns of the event loop (a few milliseconds of work). */
+const ADD_SLICE_DOCS = 1_000;
+
+function addTo(pending: PendingMemtable, batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void, first = 0, end = batch.size): void {
+  if (end <= first) return;
   if (pending.firstWalSeq === null) pending.firstWalSeq = walSeq;
-  batch.addTo(pending.memtable, indexed);
-  pending.sourceBytes += batch.sourceBytes;
+  batch.addTo(pending.memtable, indexed, first, end);
+  pending.sourceBytes += batch.sourceBytesOf(first, end);
 }

@@ -27,21 +27,21 @@ test('each memtable committed from the flush queue is reported at once, before t
     const seen: Array<{ segments: number; docs: number }> = [];
     shard.onSegmentFlushed = () => seen.push({ segments: shard.segmentRecords().length, docs: shard.docCount });
     let lid = 0;
-    const add = (n: number) => {
+    const add = async (n: number) => {
       const batch = new ShardWriteBatch(Buffer.alloc(0), shard.fieldSlots.list, n);
       for (let i = 0; i < n; i++) {
         lid++;
         batch.addGeneral(buildDocument({ _line: `line ${lid}` }, shard.mapping, { id: BigInt(lid), lid }, 1_700_000_000_000 + lid));
       }
       batch.walRecord(shard.name);
-      shard.addBatch(batch, 1);
+      await shard.addBatch(batch, 1);
     };
-    add(100);
+    await add(100);
     const first = shard.flush();
     // writes go on while the first memtable is being written: a second one queues behind it
-    add(50);
+    await add(50);
     const second = shard.flush();
-    add(25);
+    await add(25);
     await Promise.all([first, second]);
     assert.deepEqual(seen, [
       { segments: 1, docs: 175 },
