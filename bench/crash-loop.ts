@@ -8,17 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { runCrashLoop } from './faults/index.js';
-import { repoRoot } from './harness/index.js';
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
-    return n;
-  };
-}
+import { integer, repoRoot } from './harness/index.js';
 
 async function main(): Promise<void> {
   const opts = new Command('crash-loop')

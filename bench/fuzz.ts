@@ -9,17 +9,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { FUZZ_KINDS, fuzz, seedFuzzIndex, type FuzzRun } from './faults/index.js';
-import { repoRoot, startServer } from './harness/index.js';
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
-    return n;
-  };
-}
+import { integer, repoRoot, startServer } from './harness/index.js';
 
 async function main(): Promise<void> {
   const opts = new Command('fuzz')

@@ -8,19 +8,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { runOverload } from './faults/index.js';
-import { repoRoot } from './harness/index.js';
+import { integer, repoRoot } from './harness/index.js';
 
 const MiB = 1024 * 1024;
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
-    return n;
-  };
-}
 
 async function main(): Promise<void> {
   const opts = new Command('overload')

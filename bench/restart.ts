@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator } from './corpus/index.js';
-import { HttpClient, measureDataDir, median, repoRoot, startServer, type ServerHandle } from './harness/index.js';
+import { HttpClient, integer, measureDataDir, median, repoRoot, startServer, type ServerHandle } from './harness/index.js';
 import { buildBulkBodies, type BulkBodies } from './ingest/index.js';
 import { renderTable } from './report/index.js';
 
@@ -64,14 +64,6 @@ function parseWalList(value: string): Array<number | 'max'> {
     if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('wants a comma-separated list of megabytes or "max", e.g. 0,100,max');
     return n;
   });
-}
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
-    return n;
-  };
 }
 
 /** The default cap on unflushed log bytes, read from the service's own settings schema. */

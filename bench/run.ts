@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
-import { CpuMeter, HttpClient, processCpuSeconds, MemorySampler, ThreadCpuMeter, jsonBody, measureDataDir, repoRoot, serverLogErrors, startServer, tail, waitSettled } from './harness/index.js';
+import { CpuMeter, HttpClient, integer, jsonBody, measureDataDir, MemorySampler, processCpuSeconds, repoRoot, serverLogErrors, startServer, tail, ThreadCpuMeter, waitSettled } from './harness/index.js';
 import { buildBulkBodies, flushIndex, ingestUntilFlushed, loadBulk, sweepConcurrency, type SweepPoint } from './ingest/index.js';
 import { aggregationCases, countCases, dslCases, msearchCase, queriesUnderIngest, queryStringCases, reportedTotal, runQueryCases, type QueryCase, type UnderIngestResult } from './queries/index.js';
 import { checkTargets, renderMarkdown, renderSummary, renderTable, type BenchResults } from './report/index.js';
@@ -44,14 +44,6 @@ interface RunOptions {
 
 /** every query case the run times; further forms of the queries are appended here */
 const QUERY_CASES: readonly QueryCase[] = [...countCases, ...queryStringCases, ...dslCases, msearchCase, ...aggregationCases];
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value.replace(/[_,]/g, ''));
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
-    return n;
-  };
-}
 
 function concurrencyList(value: string): number[] {
   const levels = value.split(',').map((v) => Number(v.trim()));

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { IdGenerator, ID_EPOCH_MS } from '../src/common/ids.js';
 import { buildDocument } from '../src/engine/document/index.js';
 import { IndexMapping } from '../src/engine/mapping/index.js';
@@ -19,6 +19,7 @@ import { Memtable } from '../src/engine/memtable/index.js';
 import { mergeSegments, openSegment, sectionSizes, writeSegment, type SectionSizes } from '../src/engine/segment/index.js';
 import { CorpusGenerator } from './corpus/index.js';
 import { median } from './harness/stats.js';
+import { integer } from './harness/cli-args.js';
 
 interface Options {
   docs: number;
@@ -30,14 +31,6 @@ interface Options {
 
 /** Ids as the engine hands them out at ~50,000 docs/s: a new millisecond every 50 docs. */
 const DOCS_PER_MS = 50;
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value.replace(/[_,]/g, ''));
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
-    return n;
-  };
-}
 
 interface Built {
   memtables: Memtable[];

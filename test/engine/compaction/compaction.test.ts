@@ -3,28 +3,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import { Engine, executeSearch, type CompactionEvents, type MergePlan } from '../../../src/engine/index.js';
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
-import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
-import { LocalObjectStore } from '../../../src/storage/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
+import { testEngineOptions } from '../../support/engine-options.js';
 
 const policy = { l0MergeFactor: 3, l1MergeFactor: 3, maxMergeSegments: 8, l2MinDocs: 1_000_000, maxSegmentDocs: 10_000_000 };
 
 async function openEngine(dataDir: string, metastore: Metastore, events?: CompactionEvents): Promise<Engine> {
-  return Engine.open({
-    dataDir,
-    catalog: metastoreCatalog(metastore),
-    segmentStore: new LocalObjectStore(path.join(dataDir, 'objects')),
-    logger: pino({ level: 'silent' }),
-    memtableMaxBytes: 1 << 30,
-    memtableMaxAgeMs: 3_600_000,
-    walMaxUnflushedBytes: 1024 ** 3,
-    idleIndexMs: 3_600_000,
-    mergePolicy: policy,
-    compactionEvents: events,
-  });
+  return Engine.open(testEngineOptions(dataDir, metastore, { mergePolicy: policy, compactionEvents: events }));
 }
 
 function countAll(engine: Engine, index: string, q = 'match_all'): number {

@@ -3,12 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { Engine, executeSearch } from '../../../src/engine/index.js';
 import { openMetastore } from '../../../src/metastore/index.js';
-import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
-import { LocalObjectStore } from '../../../src/storage/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
+import { testEngineOptions } from '../../support/engine-options.js';
 
 const INDEX = 'sliced';
 
@@ -22,16 +20,7 @@ describe('a large write is added to the memtable in slices', () => {
 
   it('keeps concurrent writes in lid order, also when a flush moves the memtable on in the middle of one', async () => {
     const metastore = await openMetastore({ kind: 'sqlite', path: path.join(dataDir, 'metastore.sqlite') });
-    const engine = await Engine.open({
-      dataDir,
-      catalog: metastoreCatalog(metastore),
-      segmentStore: new LocalObjectStore(path.join(dataDir, 'objects')),
-      logger: pino({ level: 'silent' }),
-      memtableMaxBytes: 1 << 30,
-      memtableMaxAgeMs: 3_600_000,
-      walMaxUnflushedBytes: 1024 ** 3,
-      idleIndexMs: 3_600_000,
-    });
+    const engine = await Engine.open(testEngineOptions(dataDir, metastore));
     await writeDocs(engine, docs('first', 1)); // the index and its fields exist: the fast path from here
 
     const a = writeDocs(engine, docs('a', 4_000));

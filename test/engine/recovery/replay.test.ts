@@ -3,26 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { Engine, executeSearch } from '../../../src/engine/index.js';
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
-import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
-import { LocalObjectStore } from '../../../src/storage/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
+import { testEngineOptions } from '../../support/engine-options.js';
 
 const INDEX = 'logs';
 
 function options(dataDir: string, metastore: Metastore, memtableMaxBytes = 1 << 30) {
-  return {
-    dataDir,
-    catalog: metastoreCatalog(metastore),
-    segmentStore: new LocalObjectStore(path.join(dataDir, 'objects')),
-    logger: pino({ level: 'silent' }),
-    memtableMaxBytes,
-    memtableMaxAgeMs: 3_600_000,
-    walMaxUnflushedBytes: 1024 ** 3,
-    idleIndexMs: 3_600_000,
-  };
+  return testEngineOptions(dataDir, metastore, { memtableMaxBytes });
 }
 
 /** Every document of the index: marker → how many times it is there, and the `_lid`s seen. */
