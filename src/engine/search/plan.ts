@@ -26,6 +26,7 @@ import { resolveFieldName } from './field-names.js';
 import { compileLuceneRegexp, compileWildcard, isMatchAllWildcard } from './patterns.js';
 import { NONE, type PlanNode } from './plan-node.js';
 import { expandTerms, termsInRange } from './term-expansion.js';
+import { valueBound } from '../segment/points-index.js';
 import { type DateOptions, invalidValue, toBoolean, toDate, toNumber } from './value-parse.js';
 
 export interface PlanContext {
@@ -161,18 +162,6 @@ function pointsInRange(ctx: PlanContext, field: string, lo: number, loInclusive:
   return index.docs.subarray(from, to);
 }
 
-/** Index of the first value >= `v` (`strict`: > `v`) in ascending `values`. */
-function valueBound(values: Float64Array, v: number, strict: boolean): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const x = values[mid]!;
-    if (x < v || (strict && x === v)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function dateOptions(ctx: PlanContext, q?: RangeQuery): DateOptions {
   const opts: DateOptions = { nowMs: ctx.nowMs };
