@@ -46,7 +46,7 @@ export interface CrashLoopReport {
   medianRecoveryMs: number;
   /** from SIGKILL to readiness (the log replayed) */
   longestReadyMs: number;
-  /** what each kill interrupted, as the log line counts and files on disk suggest */
+  /** what each kill interrupted, as far as partial segment files on disk tell */
   killedDuring: Record<string, number>;
 }
 
@@ -215,9 +215,10 @@ function phaseOnDisk(dataDir: string): string {
   } catch {
     // an index directory removed while listed
   }
-  if (tmp >= 2) return 'flush and merge writing';
-  if (tmp === 1) return 'segment file being written';
-  return 'WAL appends, commits, truncations';
+  // two files at once are a flush and a merge, or flushes of two indexes (the churn writes too)
+  if (tmp >= 2) return 'two or more segment files being written';
+  if (tmp === 1) return 'one segment file being written';
+  return 'no segment file being written (WAL appends, commits, truncations)';
 }
 
 async function firstAcceptedBulk(url: string, since: number): Promise<number> {

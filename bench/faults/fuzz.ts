@@ -200,13 +200,6 @@ export function fuzzRequests(kind: FuzzKind): fc.Arbitrary<FuzzRequest> {
   }
 }
 
-export interface FuzzFinding {
-  request: FuzzRequest;
-  status: number;
-  problem: string;
-  body: string;
-}
-
 /** What is wrong with an answer, or null when it is well formed. */
 export function checkAnswer(status: number, text: string): string | null {
   if (status >= 500 && status !== 504) return `status ${status}`;

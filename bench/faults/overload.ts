@@ -33,7 +33,10 @@ export interface OverloadReport {
   livenessFailures: number;
   longestLivenessMs: number;
   peakRssBytes: number;
-  /** what the budgets allow in memory: aggregations + memtables + the unflushed log */
+  /**
+   * what the budgets let requests hold in memory: aggregations, and the memtable taking writes
+   * with one being flushed (the log's cap bounds the same documents, so it is not added again)
+   */
   budgetBytes: number;
   alive: boolean;
 }
@@ -142,7 +145,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
     livenessFailures: probeFailures,
     longestLivenessMs: Math.round(longestProbe),
     peakRssBytes: peak,
-    budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2 + opts.walMaxUnflushedBytes,
+    budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2,
     alive,
   };
   log(JSON.stringify(report));

@@ -200,11 +200,12 @@ export class Engine {
       this.walRecordsAtOpen++;
       const record = new WalRecordReader(payload, `wal seq ${seq}`);
       const shard = this.shards.get(record.index);
+      const durable = shard ? shard.durableMaxLid() : 0;
       while (record.next()) {
         this.ids.observe(record.id);
         if (!shard || !replaysInto(shard, record)) continue;
         shard.observeLid(record.lid);
-        if (record.lid > shard.durableMaxLid()) {
+        if (record.lid > durable) {
           shard.beginRecovery();
           this.replayNeeded = true;
         }

@@ -34,6 +34,30 @@ describe('write budget (SVC_STORAGE_MAX_PENDING_BYTES)', () => {
   });
 });
 
+describe('unflushed log cap (SVC_WAL_MAX_UNFLUSHED_BYTES)', () => {
+  it('flushes early past 3/4 of the cap, answers 429 past the cap until that flush is done, then takes writes again', async () => {
+    // memtables that never fill by size or age: only the cap can start this flush
+    const node = await startTestNode({ SVC_WAL_MAX_UNFLUSHED_BYTES: String(1024 * 1024), SVC_MEMTABLE_MAX_AGE_SECONDS: '3600' });
+    try {
+      const docs = Array.from({ length: 20_000 }, (_, i) => ({ _line: `capped line ${i} ${'y'.repeat(150)}` }));
+      assert.equal((await bulkIndex(node.url, 'capped', docs)).status, 200);
+      // the flush of ~4 MB of documents runs on the flush thread for far longer than one request
+      const refused = await bulkIndex(node.url, 'capped', docs.slice(0, 10));
+      assert.equal(refused.status, 429);
+      assert.match((refused.body as unknown as ErrorBody).error.reason, /SVC_WAL_MAX_UNFLUSHED_BYTES/);
+
+      const shard = node.engine.shard('capped')!;
+      const deadline = Date.now() + 30_000;
+      while (node.engine.pendingStorageBytes() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(shard.segmentRecords().length, 1, 'a segment was committed without a _flush');
+      assert.equal((await bulkIndex(node.url, 'capped', docs.slice(0, 10))).status, 200);
+      assert.equal((await request<{ count: number }>(`${node.url}/capped/_count`)).body.count, 20_010);
+    } finally {
+      await node.destroy();
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
   it('drains requests in flight, keeps liveness up, refuses new work, and flushes everything', async () => {
     const dataDir = tempDir();
