@@ -19,6 +19,7 @@ import { validateOrders } from './order.js';
 import { treeBytes, type Partial } from './partial.js';
 import type { AggResult } from './result.js';
 import { shardReduce } from './shard-reduce.js';
+import { Yielder } from '../segment/yielder.js';
 import { isBucketSpec, type AggSpec } from './spec.js';
 
 export interface AggregationRequest {
@@ -55,15 +56,40 @@ export class AggregationService {
 
   /** Results in the order of `request.aggs`; targets in a stable order (ties of top_hits go by it). */
   run(targets: readonly SearchTarget[], request: AggregationRequest): AggResult[] {
+    const steps = this.steps(targets, request);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same as `run`, giving the event loop a turn whenever a stretch of work passed the
+   * yielder's slice: aggregations run on the thread that answers liveness and takes writes, so a
+   * heavy one must not hold it for seconds.
+   */
+  async runInSlices(targets: readonly SearchTarget[], request: AggregationRequest, yielder = new Yielder()): Promise<AggResult[]> {
+    const steps = this.steps(targets, request);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (yielder.dueNow()) await yielder.pause();
+    }
+  }
+
+  private *steps(targets: readonly SearchTarget[], request: AggregationRequest): Steps<AggResult[]> {
     validateAggregations(request.aggs);
     const memory = new AggregationMemory(this.breaker, this.maxBuckets);
     try {
-      return runWith(targets, request, memory, this.cache);
+      return yield* runWith(targets, request, memory, this.cache);
     } finally {
       memory.close();
     }
   }
 }
+
+/** Work split at the points where it may pause: each `yield` is a place to give the event loop a turn. */
+type Steps<T> = Generator<void, T, void>;
 
 /** Checks what can be checked before reading any segment: order paths and time zones. */
 export function validateAggregations(specs: readonly AggSpec[]): void {
@@ -81,7 +107,7 @@ interface Level {
   partials: Partial[];
 }
 
-function runWith(targets: readonly SearchTarget[], request: AggregationRequest, memory: AggregationMemory, cache: AggregationCache | null): AggResult[] {
+function* runWith(targets: readonly SearchTarget[], request: AggregationRequest, memory: AggregationMemory, cache: AggregationCache | null): Steps<AggResult[]> {
   const nowMs = request.nowMs ?? Date.now();
   const checkDeadline = () => {
     if (request.deadlineMs !== undefined && Date.now() > request.deadlineMs) throw new QueryTimeoutError('search exceeded its time limit');
@@ -105,7 +131,7 @@ function runWith(targets: readonly SearchTarget[], request: AggregationRequest, 
     const stack: Level[] = [];
     for (const { target, order } of list) {
       checkDeadline();
-      const partials = segmentPartials(target, order, request, nowMs, memory, cache, baseKey, wantsEmpty, checkDeadline);
+      const partials = yield* segmentPartials(target, order, request, nowMs, memory, cache, baseKey, wantsEmpty, checkDeadline);
       if (partials === null) continue;
       let top: Level = { level: 0, partials };
       while (stack.length > 0 && stack[stack.length - 1]!.level === top.level) {
@@ -124,7 +150,7 @@ function runWith(targets: readonly SearchTarget[], request: AggregationRequest, 
   return specs.map((spec, j) => finalize(spec, global?.[j], { memory, indexCount }));
 }
 
-function segmentPartials(
+function* segmentPartials(
   target: SearchTarget,
   order: number,
   request: AggregationRequest,
@@ -134,7 +160,7 @@ function segmentPartials(
   baseKey: string | null,
   wantsEmpty: boolean,
   checkDeadline: () => void,
-): Partial[] | null {
+): Steps<Partial[] | null> {
   const segment = target.segment;
   const limit = Math.max(0, Math.min(target.docLimit ?? segment.numDocs, segment.numDocs));
   const key = baseKey !== null && isImmutable(target) ? `${segment.id}|${limit}|${baseKey}` : null;
@@ -148,6 +174,7 @@ function segmentPartials(
   }
   const opts = { nowMs, ...(request.deadlineMs === undefined ? {} : { deadlineMs: request.deadlineMs }) };
   const docs = matchSegment(target, request.query, opts);
+  yield;
   if (docs.length === 0 && !wantsEmpty) return null;
   const scope = new MemoryScope(memory);
   try {
@@ -174,6 +201,7 @@ function segmentPartials(
       const n = Math.min(BATCH, docs.length - i);
       const batch = docs.subarray(i, i + n);
       for (const c of collectors) c.collect(batch, null, n);
+      yield;
     }
     const partials = collectors.map((c) => c.result(0));
     if (key !== null) cache!.put(key, partials);

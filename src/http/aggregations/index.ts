@@ -40,15 +40,18 @@ export function parseSearchAggregations(search: EsSearch): ParsedAggregations | 
   return parseAggregations(body, { nowMs: search.request.nowMs ?? Date.now() });
 }
 
-/** Runs parsed aggregations over the search's targets and renders the `aggregations` object text. */
-export function runSearchAggregations(
+/**
+ * Runs parsed aggregations over the search's targets, in slices between which the event loop
+ * takes its turns, and renders the `aggregations` object text.
+ */
+export async function runSearchAggregations(
   deps: Pick<ApiDeps, 'config' | 'metrics'>,
   targets: readonly SearchTarget[],
   search: EsSearch,
   parsed: ParsedAggregations,
-): string {
+): Promise<string> {
   const { nowMs, deadlineMs } = search.request;
-  const results = aggregationService(deps).run(targets, {
+  const results = await aggregationService(deps).runInSlices(targets, {
     // post_filter narrows the hits, never the aggregations
     query: search.aggregationQuery,
     aggs: parsed.specs,

@@ -64,7 +64,7 @@ export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[],
   try {
     const aggregations = parseSearchAggregations(search);
     const result = await deps.queryPool.search(targets, search.request);
-    return aggregations === undefined ? result : { ...result, aggregationsJson: runSearchAggregations(deps, targets, search, aggregations) };
+    return aggregations === undefined ? result : { ...result, aggregationsJson: await runSearchAggregations(deps, targets, search, aggregations) };
   } catch (err) {
     if (!(err instanceof SvcError)) m.queryTasksPanickedTotal.inc();
     throw err;
