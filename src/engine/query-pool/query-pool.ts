@@ -87,7 +87,8 @@ export class QueryPool {
     const files = ordered.filter((t) => t.filePath !== undefined);
     if (files.length === 0 || this.threads.length === 0 || this.closed || isTiny(files, request)) return executeSearch(ordered, request);
 
-    const partRequest: SearchRequest = { ...request, from: 0, size: request.from + request.size, trackTotalHits: true };
+    // a part that stops counting past `trackTotalHits` says `gte`, and so does the merge of the parts
+    const partRequest: SearchRequest = { ...request, from: 0, size: request.from + request.size };
     const fileTargets: FileTarget[] = files.map((t) => ({
       index: t.index,
       filePath: t.filePath!,

@@ -111,6 +111,29 @@ function topKOf(sort: SegmentSort, docs: Uint32Array, k: number, after: Float64A
   return topK(sort, docs.length, k, after, deadline);
 }
 
+/**
+ * With `_ts` as the first sort key, the segments newest first (oldest first for an ascending
+ * sort) by their time bounds, so that the page fills from the segments that hold it and the rest
+ * can be passed by; null for any other sort. Ties keep going by `order`, whatever the visit.
+ */
+function timeOrderedVisit(bounds: readonly Bound[], keys: readonly EffectiveSortKey[]): Bound[] | null {
+  const first = keys[0];
+  if (first === undefined || first.field !== '_ts') return null;
+  const desc = first.order === 'desc';
+  return [...bounds].sort((a, b) => (desc ? b.target.segment.maxTs - a.target.segment.maxTs : a.target.segment.minTs - b.target.segment.minTs));
+}
+
+/** Whether a doc of the segment may sort at or before the k-th best `_ts` found so far. */
+function mayHoldBetterTs(segment: SearchTarget['segment'], threshold: SortValue | null, desc: boolean): boolean {
+  if (typeof threshold !== 'number') return true;
+  return desc ? segment.maxTs >= threshold : segment.minTs <= threshold;
+}
+
+/** True once the matches counted exceed the total the request tracks (`track_total_hits` as a number). */
+function countSettled(count: number, track: boolean | number): boolean {
+  return typeof track === 'number' && count > track;
+}
+
 function totalOf(count: number, track: boolean | number): { total: number; totalRelation: 'eq' | 'gte' } {
   if (typeof track === 'number' && count > track) return { total: Math.max(0, track), totalRelation: 'gte' };
   return { total: count, totalRelation: 'eq' };
@@ -133,8 +156,25 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
   let skipped = 0;
   const candidates: Candidate[] = [];
 
-  for (const bound of bounds) {
+  const byTs = scoring ? null : timeOrderedVisit(bounds, keys);
+  // the first sort value of the k-th best candidate so far; null until k candidates are known
+  let threshold: SortValue | null = null;
+  let thresholdStale = false;
+  for (const bound of byTs ?? bounds) {
     deadline.check();
+    if (byTs !== null && k > 0 && candidates.length >= k) {
+      if (thresholdStale) {
+        candidates.sort((a, b) => compareCandidates(a, b, keys));
+        candidates.length = k;
+        threshold = candidates[k - 1]!.values[0]!;
+        thresholdStale = false;
+      }
+      if (!mayHoldBetterTs(bound.target.segment, threshold, keys[0]!.order === 'desc') && countSettled(count, request.trackTotalHits)) {
+        // no hit of this segment can enter the page and the total is already past what is tracked
+        skipped++;
+        continue;
+      }
+    }
     const matched = matchIn(bound, request.query, interval, nowMs, deadline);
     if (matched === null) {
       skipped++;
@@ -162,6 +202,7 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
       const i = best[j]!;
       candidates.push({ bound, doc: docs[i]!, score: scores === null ? 0 : scores[i]!, values: sort.sortValues(i) });
     }
+    thresholdStale = best.length > 0;
   }
 
   deadline.check();

@@ -187,3 +187,29 @@ test('the deadline is checked inside long loops, not only between segments', () 
     Date.now = realNow;
   }
 });
+
+test('newest or oldest hits: once the page is full and the tracked total passed, segments that cannot enter it are not read', () => {
+  const [a, b, c] = threeSegments();
+  // given out of time order: the visit goes by the segments' time bounds, ties still by position
+  const newestFirst = [{ ...a!, segment: untouchable(a!.segment) }, c!, b!];
+  const r = executeSearch(newestFirst, request(ALL, { size: 2, trackTotalHits: 3 }));
+  assert.deepEqual(labels(r), ['c2', 'c1']);
+  assert.deepEqual([r.total, r.totalRelation], [3, 'gte']);
+  assert.deepEqual(r.stats, { segmentsSearched: 2, segmentsSkipped: 1 });
+
+  const oldestFirst = [b!, { ...c!, segment: untouchable(c!.segment) }, a!];
+  const asc = executeSearch(oldestFirst, request(ALL, { size: 2, trackTotalHits: 3, sort: [{ field: '_ts', order: 'asc' }] }));
+  assert.deepEqual(labels(asc), ['a0', 'a1']);
+  assert.equal(asc.stats?.segmentsSkipped, 1);
+
+  // an exact total reads every segment, and the page is the same
+  const exact = executeSearch(threeSegments(), request(ALL, { size: 2, trackTotalHits: true }));
+  assert.deepEqual(labels(exact), ['c2', 'c1']);
+  assert.deepEqual([exact.total, exact.totalRelation], [9, 'eq']);
+  // a segment whose newest doc ties the page's last hit may still hold a better one by position
+  const tied: SearchTarget[] = [
+    { index: 'i', segment: segment('t0', [spec('t0a', 500, 'x'), spec('t0b', 600, 'x')]) },
+    { index: 'i', segment: segment('t1', [spec('t1a', 500, 'x'), spec('t1b', 500, 'x')]) },
+  ];
+  assert.deepEqual(labels(executeSearch(tied, request(ALL, { size: 2, trackTotalHits: 1 }))), ['t0b', 't1b']);
+});
