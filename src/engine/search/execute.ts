@@ -162,6 +162,11 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
   let thresholdStale = false;
   for (const bound of byTs ?? bounds) {
     deadline.check();
+    if (k === 0 && countSettled(count, request.trackTotalHits)) {
+      // no hits wanted and the total is already past what is tracked
+      skipped++;
+      continue;
+    }
     if (byTs !== null && k > 0 && candidates.length >= k) {
       if (thresholdStale) {
         candidates.sort((a, b) => compareCandidates(a, b, keys));

@@ -213,3 +213,10 @@ test('newest or oldest hits: once the page is full and the tracked total passed,
   ];
   assert.deepEqual(labels(executeSearch(tied, request(ALL, { size: 2, trackTotalHits: 1 }))), ['t0b', 't1b']);
 });
+
+test('no hits wanted: counting stops at the first segment that takes the total past what is tracked', () => {
+  const [a, b, c] = threeSegments();
+  const r = executeSearch([a!, { ...b!, segment: untouchable(b!.segment) }, { ...c!, segment: untouchable(c!.segment) }], request(ALL, { size: 0, trackTotalHits: 2 }));
+  assert.deepEqual([r.total, r.totalRelation, r.stats?.segmentsSkipped], [2, 'gte', 2]);
+  assert.deepEqual([executeSearch(threeSegments(), request(ALL, { size: 0, trackTotalHits: 9 })).total], [9]);
+});
