@@ -44,14 +44,16 @@ interface Thread {
 }
 
 /**
- * Matches a count may have and still run here: a few term lookups and a few thousand doc ids
- * cost less of this thread than handing the search to a query thread and taking the answer back.
+ * Matches a count may have and still run here: a few term lookups and some thousands of doc ids
+ * (a points-index slice, a decoded list) take well under 0.1 ms, less than handing the search to
+ * a query thread and taking the answer back.
  */
-const INLINE_MAX_MATCHES = 4096;
+const INLINE_MAX_MATCHES = 16_384;
 
 /**
  * A search that reads no sources and touches few postings (by document frequencies, which the
- * term dictionaries answer without decoding a list): a count of rare terms, a word nobody wrote.
+ * term dictionaries answer without decoding a list, or the points index of a numeric field): a
+ * count of rare terms or of a selective range, a word nobody wrote.
  */
 function isTiny(files: readonly SearchTarget[], request: SearchRequest): boolean {
   const bound = matchUpperBound(

@@ -4,10 +4,15 @@
  * fields and bools of them. Anything else has no cheap bound (Infinity). The query pool uses it
  * to answer tiny searches where they arrive instead of paying two thread hand-offs.
  */
-import type { Query } from '../../query/index.js';
+import type { Query, RangeQuery } from '../../query/index.js';
 import { tokenize } from '../analysis/index.js';
 import type { SegmentReader } from '../segment-reader.js';
 import { resolveFieldName } from './field-names.js';
+import { valueBound } from '../segment/points-index.js';
+import { toNumber } from './value-parse.js';
+
+/** Fields every doc has without a mapping: no dictionary or points index bounds them. */
+const BUILT_IN_FIELDS: ReadonlySet<string> = new Set(['_ts', '_lid', '_id', '_index']);
 
 function termBound(segments: readonly SegmentReader[], field: string, terms: (type: 'text' | 'keyword') => string[], all: boolean): number {
   if (field.includes('*')) return Infinity;
@@ -15,7 +20,10 @@ function termBound(segments: readonly SegmentReader[], field: string, terms: (ty
   for (const segment of segments) {
     const name = resolveFieldName(segment, field);
     const type = segment.fieldType(name);
-    if (type === undefined) continue;
+    if (type === undefined) {
+      if (BUILT_IN_FIELDS.has(name)) return Infinity;
+      continue;
+    }
     if (type !== 'text' && type !== 'keyword') return Infinity;
     const list = terms(type);
     // every token required: the rarest bounds the matches; any token: their sum does
@@ -25,6 +33,34 @@ function termBound(segments: readonly SegmentReader[], field: string, terms: (ty
       bound = all ? Math.min(bound, df) : bound + df;
     }
     total += bound;
+  }
+  return total;
+}
+
+/**
+ * Values of a numeric field inside a range, counted in the points index of each segment (built
+ * on its first range query and kept): a doc holding several values counts more than once, which
+ * keeps it an upper bound.
+ */
+function rangeBound(segments: readonly SegmentReader[], q: RangeQuery): number {
+  const lower = q.gt ?? q.gte;
+  const upper = q.lt ?? q.lte;
+  const lo = lower === undefined ? -Infinity : toNumber(lower);
+  const hi = upper === undefined ? Infinity : toNumber(upper);
+  if (lo === undefined || hi === undefined || q.field.includes('*')) return Infinity;
+  let total = 0;
+  for (const segment of segments) {
+    const name = resolveFieldName(segment, q.field);
+    const type = segment.fieldType(name);
+    if (type === undefined) {
+      if (BUILT_IN_FIELDS.has(name)) return Infinity;
+      continue;
+    }
+    if ((type !== 'long' && type !== 'double') || segment.pointsIndex === undefined) return Infinity;
+    const index = segment.pointsIndex(name);
+    if (index === null) continue;
+    const from = valueBound(index.values, lo, q.gt !== undefined);
+    total += Math.max(0, valueBound(index.values, hi, q.lt === undefined) - from);
   }
   return total;
 }
@@ -41,6 +77,8 @@ export function matchUpperBound(segments: readonly SegmentReader[], query: Query
       const all = query.operator === 'and';
       return termBound(segments, query.field, (type) => (type === 'text' ? tokenize(query.text) : [query.text]), all);
     }
+    case 'range':
+      return rangeBound(segments, query);
     case 'phrase':
       return termBound(segments, query.field, (type) => (type === 'text' ? tokenize(query.text) : [query.text]), true);
     case 'bool': {

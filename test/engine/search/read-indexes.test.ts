@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Query } from '../../../src/query/index.js';
 import type { SegmentReader } from '../../../src/engine/segment-reader.js';
 import { openSegment, writeSegment, type SegmentFileReader } from '../../../src/engine/segment/index.js';
-import { executeSearch, type SearchTarget } from '../../../src/engine/search/index.js';
+import { executeSearch, matchUpperBound, type SearchTarget } from '../../../src/engine/search/index.js';
 import { Deadline } from '../../../src/engine/search/deadline.js';
 import { planQuery } from '../../../src/engine/search/plan.js';
 import { buildPointsIndex } from '../../../src/engine/segment/points-index.js';
@@ -215,4 +215,32 @@ test('a segment file keeps the decoded postings of a term it was asked for', () 
   const phrase: Query = { kind: 'phrase', field: '_line', text: 'line alpha', slop: 0 } as Query;
   assert.equal(search(file, phrase, { size: 0 }).total, specs.filter((_, i) => i % 3 === 0).length);
   assert.equal(search(file, phrase, { size: 0 }).total, specs.filter((_, i) => i % 3 === 0).length);
+});
+
+test('the match bound of a numeric range is read off the points index, never below the matches', () => {
+  const count = (q: Query) => executeSearch([{ index: 'i', segment: file }], request(q, { size: 0 })).total;
+  const ranges: Query[] = [
+    { kind: 'range', field: 'status', gte: 500 },
+    { kind: 'range', field: 'status', gt: '404', lt: 503 },
+    { kind: 'range', field: 'status', lte: 200 },
+    { kind: 'range', field: 'size', gte: 99_000 },
+    { kind: 'range', field: 'ratio', gt: 9.9 },
+  ];
+  for (const q of ranges) {
+    // single-valued fields: the bound is the count itself
+    assert.equal(matchUpperBound([file], q), count(q), JSON.stringify(q));
+  }
+  assert.equal(matchUpperBound([file], { kind: 'range', field: 'status', gte: 600 }), 0);
+  assert.equal(matchUpperBound([file], { kind: 'range', field: 'nothing', gte: 1 }), 0, 'a field the segment lacks matches nothing there');
+  // no cheap bound: dates, keyword ranges, bounds that are not numbers, memtables
+  assert.equal(matchUpperBound([file], { kind: 'range', field: '_ts', gte: 0 }), Infinity);
+  assert.equal(matchUpperBound([file], { kind: 'range', field: 'host', gte: 'h1' }), Infinity);
+  assert.equal(matchUpperBound([file], { kind: 'range', field: 'status', gte: 'abc' }), Infinity);
+  assert.equal(matchUpperBound([segment('m', specs.slice(0, 100))], { kind: 'range', field: 'status', gte: 500 }), Infinity);
+});
+
+test('built-in fields have no dictionary bound', () => {
+  assert.equal(matchUpperBound([file], { kind: 'term', field: '_id', value: '1' }), Infinity);
+  assert.equal(matchUpperBound([file], { kind: 'term', field: '_index', value: 'i' }), Infinity);
+  assert.equal(matchUpperBound([file], { kind: 'term', field: 'host', value: 'h1' }), 5000);
 });
