@@ -2,7 +2,9 @@
  * The web console in headless Chromium against the real server with access control on: sign-in,
  * a query with its count, rows and marked words, a syntax error at its position, the time range,
  * zooming the histogram, a document, paging back, top values as filters, live tail, indexes,
- * creating and revoking an API key, and a key refused where it may not go.
+ * creating and revoking an API key; a read-only key shown no action it may not take; an
+ * organisation owner inviting, changing a role, removing, rotating a data key and seeing billing,
+ * and a viewer shown none of those actions.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -205,6 +207,9 @@ describe('the console, signed in as an administrator', () => {
     await page.waitForSelector('tr[data-index=scratch]');
     assert.deepEqual(await page.locator('.index-list tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-index'))), ['logs-app', 'scratch', 'secrets']);
     assert.equal(await page.textContent('tr[data-index=logs-app] td:nth-child(2)'), '121');
+    // the administrator may delete every index: each row has its button
+    await page.locator('.index-list[aria-busy=false]').waitFor();
+    assert.equal(await page.locator('.index-list button:has-text("Delete")').count(), 3);
     await page.click('tr[data-index=logs-app] a');
     await page.waitForSelector('.mapping tr[data-key=service]');
     assert.equal(await page.textContent('.mapping tr[data-key=level] code'), 'keyword');
@@ -307,44 +312,135 @@ describe('the console, signed in with a key that may only read logs-*', () => {
     assert.equal(await reader.locator('.index-list tbody tr').count(), 1);
   });
 
-  it('is refused with 403 where the key may not go', async () => {
-    await reader.click('button[aria-label="Delete logs-app"]');
-    await reader.fill('dialog input[name=confirm]', 'logs-app');
-    await reader.click('dialog button:has-text("Delete index")');
-    await reader.waitForSelector('[role=alert][data-status="403"]');
+  it('sees no delete button and no access control screen', async () => {
+    await reader.locator('.index-list[aria-busy=false]').waitFor();
+    assert.equal(await reader.locator('.index-list button').count(), 0);
+    await screenshot(reader, '11-reader-indexes');
 
+    // opened by its address, the screen is not drawn, and nothing is asked of /v1
+    const asked: string[] = [];
+    reader.on('request', (r) => asked.push(new URL(r.url()).pathname));
     await reader.goto(`${fixture.node.url}/_console/#/access`);
-    await reader.waitForSelector('[role=alert][data-status="403"]');
-    assert.deepEqual(await reader.locator('button[role=tab]').allTextContents(), ['API keys']);
-    assert.match((await reader.textContent('[role=alert]'))!, /manage_security/);
-    await screenshot(reader, '11-refused-access');
+    await reader.waitForSelector('[data-unavailable=access]');
+    assert.equal(await reader.locator('button[role=tab]').count(), 0);
+    assert.deepEqual(asked.filter((p) => p.startsWith('/v1/')), []);
+    assert.deepEqual(await reader.locator('nav a').allTextContents(), ['Discover', 'Indexes']);
+    await screenshot(reader, '12-reader-no-access');
+  });
 
+  it('is refused with 403 where it names an index it may not read', async () => {
     await reader.goto(`${fixture.node.url}/_console/#/discover`);
     await reader.waitForSelector('.hit-count');
     await reader.fill('input[name=indexes]', 'secrets');
     await reader.press('input[name=indexes]', 'Enter');
     await reader.waitForSelector('[role=alert][data-status="403"]');
     assert.match((await reader.textContent('[role=alert]'))!, /secrets/);
-    await screenshot(reader, '12-refused-index');
+    await screenshot(reader, '13-refused-index');
   });
 });
 
 describe('the console, signed in by an organisation owner with a token', () => {
-  it('shows the organisation, its users and roles, and no tab for what the token may not manage', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const owner = await ctx.newPage();
+  let owner: Page;
+  const member = async (subject: string) => {
+    const res = await fetch(`${fixture.node.url}/v1/org/users`, { headers: { authorization: `Bearer ${fixture.owner}` } });
+    return ((await res.json()) as Array<{ subject: string; role: string }>).find((u) => u.subject === subject);
+  };
+
+  before(async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    ctx.setDefaultTimeout(5000);
+    owner = await ctx.newPage();
     await signIn(owner, fixture.owner);
     await owner.waitForSelector('.hit-count');
     await owner.click('nav a:has-text("Access control")');
     await owner.waitForSelector('table[data-name=org-users] tr[data-key=vera]');
+  });
+
+  it('shows the organisation, its users and roles, and the tabs the role allows: no /v1 records', async () => {
     assert.equal(await owner.getAttribute('button[role=tab][aria-selected=true]', 'data-tab'), 'org');
     assert.match((await owner.textContent('.org-name'))!, /acme/);
+    assert.match((await owner.textContent('.whoami'))!, /olivia · owner/);
     assert.deepEqual(await owner.locator('table[data-name=org-users] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key'))), ['olivia', 'vera']);
-    assert.equal(await owner.textContent('table[data-name=org-users] tr[data-key=vera] td:nth-child(2)'), 'viewer');
+    assert.equal(await owner.inputValue('select[aria-label="Role of vera"]'), 'viewer');
     await owner.waitForSelector('table[data-name=org-roles] tr[data-key=owner]');
     // a member's token holds no manage_security: no tab for the /v1 records
-    assert.deepEqual(await owner.locator('button[role=tab]').allTextContents(), ['Organisation']);
-    await screenshot(owner, '13-organisation');
+    assert.deepEqual(await owner.locator('button[role=tab]').allTextContents(), ['Organisation', 'Data keys', 'Billing']);
+    await screenshot(owner, '14-organisation');
+  });
+
+  it('invites a user, changes the role, and removes the user', async () => {
+    await owner.fill('input[name=invite-subject]', 'nina');
+    await owner.selectOption('select[name=invite-role]', 'viewer');
+    await owner.click('form[aria-label="Invite a user"] button[type=submit]');
+    await owner.waitForSelector('table[data-name=org-users] tr[data-key=nina]');
+    assert.equal((await member('nina'))?.role, 'viewer');
+
+    await owner.selectOption('select[aria-label="Role of nina"]', 'contributor');
+    await owner.waitForSelector('[role=status]:has-text("nina now holds the role contributor")');
+    assert.equal((await member('nina'))?.role, 'contributor');
+    assert.equal(await owner.inputValue('select[aria-label="Role of nina"]'), 'contributor');
+    await screenshot(owner, '15-organisation-role-changed');
+
+    await owner.click('button[aria-label="Remove nina"]');
+    await owner.click('dialog button:has-text("Remove")');
+    await owner.waitForSelector('table[data-name=org-users] tr[data-key=nina]', { state: 'detached' });
+    assert.equal(await member('nina'), undefined);
+  });
+
+  it('rotates a data key: the new value is shown once and the old one stops working', async () => {
+    await owner.click('button[role=tab][data-tab=org-keys]');
+    await owner.waitForSelector('table[data-name=org-api-keys] tr[data-key=fluent-bit]');
+    // administrators' keys stay with the /v1 API
+    assert.equal(await owner.locator('table[data-name=org-api-keys] tr[data-key=admin]').count(), 0);
+    await owner.click('button[aria-label="Rotate fluent-bit"]');
+    await owner.click('dialog button:has-text("Rotate")');
+    const shown = owner.locator('[data-api-key]');
+    await shown.waitFor();
+    const rotated = (await shown.textContent())!;
+    assert.match(rotated, /^svc_[A-Za-z0-9_-]{55}$/);
+    assert.notEqual(rotated, fixture.fluentBit);
+    await screenshot(owner, '16-data-key-rotated');
+    const count = (k: string) => fetch(`${fixture.node.url}/logs-app/_count`, { headers: { authorization: `Bearer ${k}` } }).then((r) => r.status);
+    assert.equal(await count(fixture.fluentBit), 401);
+    assert.equal(await count(rotated), 200);
+    await owner.click('button:has-text("Done")');
+    assert.equal(await shown.count(), 0);
+  });
+
+  it('shows billing: the card on file and the invoices', async () => {
+    await owner.click('button[role=tab][data-tab=billing]');
+    await owner.waitForSelector('[data-card="4242"]');
+    assert.match((await owner.textContent('.card-on-file'))!, /visa ending in 4242, expires 08\/2031/);
+    const invoice = owner.locator('table[data-name=invoices] tr[data-key="INV-2024-001"]');
+    await invoice.waitFor();
+    assert.deepEqual(await invoice.locator('td').allTextContents(), ['INV-2024-001', '2024-03-01', '€129.00', 'paid']);
+    await screenshot(owner, '17-billing');
+  });
+
+  it('fits a narrow screen in the dark theme', async () => {
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.click('button[role=tab][data-tab=org]');
+    await owner.waitForSelector('table[data-name=org-users] tr[data-key=vera]');
+    await owner.click('button[aria-label="Switch to dark theme"]');
+    await screenshot(owner, '18-organisation-narrow-dark');
+    const overflow = Number(await stored(owner, 'document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  });
+});
+
+describe('the console, signed in by a viewer of the organisation', () => {
+  it('shows the users and roles with no action: no role picker, removal, invitation, data keys or billing', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    ctx.setDefaultTimeout(5000);
+    const viewer = await ctx.newPage();
+    await signIn(viewer, fixture.viewer);
+    await viewer.waitForSelector('.hit-count');
+    await viewer.click('nav a:has-text("Access control")');
+    await viewer.waitForSelector('table[data-name=org-users] tr[data-key=olivia]');
+    assert.deepEqual(await viewer.locator('button[role=tab]').allTextContents(), ['Organisation']);
+    assert.equal(await viewer.textContent('table[data-name=org-users] tr[data-key=vera] td:nth-child(2)'), 'viewer');
+    assert.equal(await viewer.locator('.org-users select, .org-users button, form[aria-label="Invite a user"]').count(), 0);
+    await screenshot(viewer, '19-organisation-viewer');
     await ctx.close();
   });
 });

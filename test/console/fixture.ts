@@ -25,6 +25,10 @@ export interface Fixture {
   reader: string;
   /** a token of `olivia`, owner of the organisation `acme`, which has a second member `vera` */
   owner: string;
+  /** a token of `vera`, a viewer of `acme` */
+  viewer: string;
+  /** a data key (role logs-reader) a member may rotate */
+  fluentBit: string;
   /** the lines of `logs-app`, newest first */
   lines: LogLine[];
 }
@@ -67,6 +71,10 @@ export async function startFixture(): Promise<Fixture> {
   await call(node, 'POST', '/v1/org', admin, { name: 'acme', owner: 'olivia' });
   const owner = await idp.token(AUDIENCE, { subject: 'olivia', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
   await call(node, 'POST', '/v1/org/users', owner, { subject: 'vera', role: 'viewer' });
+  const viewer = await idp.token(AUDIENCE, { subject: 'vera', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  const fluentBit = (await call<{ api_key: string }>(node, 'POST', '/v1/api_keys', admin, { name: 'fluent-bit', role: 'logs-reader' })).api_key;
+  await call(node, 'PUT', '/v1/org/billing/card', owner, { holder: 'Olivia Owner', brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031 });
+  await call(node, 'POST', '/v1/org/billing/invoices', owner, { number: 'INV-2024-001', issued_on: '2024-03-01', amount_cents: 12900, currency: 'eur', status: 'paid' });
 
   const lines = logLines(Date.now());
   const bulk: unknown[] = [];
@@ -75,7 +83,7 @@ export async function startFixture(): Promise<Fixture> {
   bulk.push({ index: { _index: 'scratch' } }, { _line: 'to be deleted', level: 'info' });
   const res = await call<{ errors: boolean }>(node, 'POST', '/_bulk', admin, ndjson(bulk));
   assert.equal(res.errors, false);
-  return { node, idp, admin, reader, owner, lines };
+  return { node, idp, admin, reader, owner, viewer, fluentBit, lines };
 }
 
 export async function stopFixture(fixture: Fixture): Promise<void> {

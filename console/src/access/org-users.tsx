@@ -3,9 +3,9 @@
  * once), removal after a confirmation, and a form to invite a user by the subject their identity
  * provider gives them.
  */
-import { useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/index.js';
-import { ConfirmDialog, ErrorView, SimpleTable, formatTime, useLoad, type Column } from '../ui/index.js';
+import { ConfirmDialog, ErrorView, SimpleTable, formatTime, type Column } from '../ui/index.js';
 
 interface OrgUser {
   id: number;
@@ -23,7 +23,17 @@ interface Props {
 }
 
 export function OrgUsers({ client, roles, canManage }: Props) {
-  const users = useLoad(() => client.get<OrgUser[]>('/v1/org/users'), [client]);
+  const [users, setUsers] = useState<OrgUser[] | undefined>();
+  const [loadError, setLoadError] = useState<unknown>();
+  const load = useCallback(async () => {
+    try {
+      setUsers(await client.get<OrgUser[]>('/v1/org/users'));
+      setLoadError(undefined);
+    } catch (err) {
+      setLoadError(err);
+    }
+  }, [client]);
+  useEffect(() => void load(), [load]);
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string | undefined>();
   const [removing, setRemoving] = useState<OrgUser | undefined>();
@@ -31,13 +41,13 @@ export function OrgUsers({ client, roles, canManage }: Props) {
   const [role, setRole] = useState('');
   const inviteRole = role || roles.find((r) => r === 'viewer') || roles[0] || '';
 
-  /** Runs a change; on success lists the users again and says what happened. */
+  /** Runs a change; on success lists the users again, then says what happened. */
   const change = async (what: () => Promise<unknown>, message: string) => {
     try {
       await what();
+      await load();
       setError(undefined);
       setDone(message);
-      users.reload();
       return true;
     } catch (err) {
       setError(err);
@@ -90,14 +100,14 @@ export function OrgUsers({ client, roles, canManage }: Props) {
   return (
     <div class="table-scroll org-users">
       <h4>Users</h4>
-      {users.error !== undefined && <ErrorView error={users.error} />}
+      {loadError !== undefined && <ErrorView error={loadError} />}
       {error !== undefined && <ErrorView error={error} />}
       {done !== undefined && (
         <p class="notice" role="status">
           {done}
         </p>
       )}
-      <SimpleTable name="org-users" items={users.value ?? []} rowKey={(u) => u.subject} columns={columns} />
+      <SimpleTable name="org-users" items={users ?? []} rowKey={(u) => u.subject} columns={columns} />
       {canManage && (
         <form class="inline-form invite" onSubmit={invite} aria-label="Invite a user">
           <h4>Invite a user</h4>

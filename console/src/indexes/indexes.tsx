@@ -46,7 +46,7 @@ export function Indexes({ client }: { client: Api }) {
         <div class="table-scroll">
           {list.value !== undefined && list.value.length === 0 && <p class="muted">No index this key may read.</p>}
           {list.value !== undefined && list.value.length > 0 && (
-            <table class="index-list">
+            <table class="index-list" aria-busy={deletable.loading ? 'true' : 'false'}>
               <thead>
                 <tr>
                   <th scope="col">Index</th>
