@@ -18,7 +18,10 @@ let context: BrowserContext;
 let page: Page;
 
 interface SearchBody {
-  query: { bool: { filter: Array<{ range: { _ts: { gte: number; lte: number } } }> } };
+  query: { bool: { filter: Array<{ range: { _ts: { gte: number; lte?: number } } }> } };
+  sort?: unknown;
+  aggs?: unknown;
+  highlight?: { fields: Record<string, unknown> };
 }
 
 async function signIn(p: Page, key: string): Promise<void> {
@@ -118,7 +121,7 @@ describe('the console, signed in as an administrator', () => {
     await page.click('button[name=time-range]');
     const hour = await searchMadeBy(page, () => page.click('.popover button:has-text("Last hour")'));
     const hourRange = hour.query.bool.filter[0]!.range._ts;
-    assert.equal(hourRange.lte - hourRange.gte, 3_600_000);
+    assert.equal(hourRange.lte! - hourRange.gte, 3_600_000);
     // lines one a minute, the newest a minute old: the last hour holds 59 or 60 of them
     await page.locator('.hit-count[data-count="59"], .hit-count[data-count="60"]').waitFor();
 
@@ -131,7 +134,7 @@ describe('the console, signed in as an administrator', () => {
       await page.mouse.move(chart.x + chart.width * 0.5, y, { steps: 5 });
       await page.mouse.up();
     });
-    const { gte, lte } = zoomed.query.bool.filter[0]!.range._ts;
+    const { gte, lte = NaN } = zoomed.query.bool.filter[0]!.range._ts;
     // a quarter of the hour, from a quarter of the way in
     assert.ok(Math.abs(lte - gte - 900_000) < 120_000, `zoomed span ${lte - gte} ms`);
     assert.ok(Math.abs(gte - (hourRange.gte + 900_000)) < 120_000);
@@ -139,6 +142,40 @@ describe('the console, signed in as an administrator', () => {
     await countShown(page, inRange);
     assert.match((await page.textContent('button[name=time-range]'))!, /→/);
     await screenshot(page, '04-zoomed');
+  });
+
+  it('takes a range in date math, and names what is wrong with a bad one', async () => {
+    await page.click('button[name=time-range]');
+    await page.fill('.popover input[name=from]', 'now-15x');
+    const problem = page.locator('#from-problem');
+    await problem.waitFor();
+    assert.match((await problem.textContent())!, /now-15x.*unit \[x\]/);
+    assert.equal(await page.getAttribute('.popover input[name=from]', 'aria-invalid'), 'true');
+    assert.equal(await page.isDisabled('button[name=apply-range]'), true);
+    await screenshot(page, '20-date-math-error');
+
+    await page.fill('.popover input[name=from]', 'now-30m');
+    await page.fill('.popover input[name=to]', 'now');
+    const last30 = await searchMadeBy(page, () => page.click('button[name=apply-range]'));
+    const span = last30.query.bool.filter[0]!.range._ts;
+    assert.equal(span.lte! - span.gte, 1_800_000);
+    assert.equal(await page.textContent('button[name=time-range]'), 'now-30m → now');
+
+    // rounding, in the browser's time zone: from the start of today
+    await page.click('button[name=time-range]');
+    await page.fill('.popover input[name=from]', 'now/d');
+    const today = await searchMadeBy(page, () => page.press('.popover input[name=from]', 'Enter'));
+    assert.equal(today.query.bool.filter[0]!.range._ts.gte, Number(await stored(page, 'new Date().setHours(0, 0, 0, 0)')));
+
+    // absolute ISO dates, both ends included: eleven lines a minute apart
+    const from = new Date(fixture.lines[20]!._ts).toISOString();
+    const to = new Date(fixture.lines[10]!._ts).toISOString();
+    await page.click('button[name=time-range]');
+    await page.fill('.popover input[name=from]', from);
+    await page.fill('.popover input[name=to]', to);
+    const absolute = await searchMadeBy(page, () => page.click('button[name=apply-range]'));
+    assert.deepEqual(absolute.query.bool.filter[0]!.range._ts, { gte: fixture.lines[20]!._ts, lte: fixture.lines[10]!._ts, format: 'epoch_millis' });
+    await countShown(page, 11);
   });
 
   it('opens a document with its fields', async () => {
@@ -190,14 +227,33 @@ describe('the console, signed in as an administrator', () => {
     assert.equal(await page.inputValue('input[name=query]'), '(level:"error") AND NOT level:"error"');
   });
 
-  it('tails: a line shipped now appears on top', async () => {
+  it('tails: asks only for what is newer than the newest row, and a line shipped now appears on top', async () => {
     await page.fill('input[name=query]', 'tailed');
     await page.keyboard.press('Enter');
     await countShown(page, 0);
+    const tailRound = (gte?: number) =>
+      page.waitForRequest((r) => {
+        if (!r.url().endsWith('/_search') || r.postData()?.includes('"asc"') !== true) return false;
+        return gte === undefined || (JSON.parse(r.postData()!) as SearchBody).query.bool.filter[0]!.range._ts.gte === gte;
+      });
+    const first = tailRound();
     await page.check('input[name=tail]');
+    const round = JSON.parse((await first).postData()!) as SearchBody;
+    // oldest first, no histogram, no end: only what is new
+    assert.deepEqual(round.sort, [{ _ts: 'asc' }]);
+    assert.equal(round.aggs, undefined);
+    assert.equal(round.query.bool.filter[0]!.range._ts.lte, undefined);
+
     await shipLine(fixture, 'a tailed line arrives');
     await page.waitForSelector('tr.hit.fresh', { timeout: 8000 });
     assert.equal(await page.textContent('tr.hit.fresh td.line'), 'a tailed line arrives');
+    assert.equal(await hitCount(page), 1);
+    // the next rounds start at the new row's time, and do not show it twice
+    const shipped = await fetch(`${fixture.node.url}/logs-app/_search?q=tailed`, { headers: { authorization: `Bearer ${fixture.admin}` } });
+    const ts = ((await shipped.json()) as { hits: { hits: Array<{ _source: { _ts: number } }> } }).hits.hits[0]!._source._ts;
+    await tailRound(ts);
+    await tailRound(ts);
+    assert.equal(await page.locator('tr.hit').count(), 1);
     assert.equal(await hitCount(page), 1);
     await page.uncheck('input[name=tail]');
   });
@@ -274,6 +330,24 @@ describe('the console, signed in as an administrator', () => {
     await page.click('button[aria-label="Delete auditor"]');
     await page.click('dialog button:has-text("Delete")');
     await page.waitForSelector('tr[data-key=auditor]', { state: 'detached' });
+  });
+
+  it("marks the words the service's highlight names, and shows a line holding markup as text", async () => {
+    const line = '<img src=x onerror="document.title=1"> <b>bold</b> marker';
+    await shipLine(fixture, line, 'markup');
+    await page.click('nav a:has-text("Discover")');
+    await page.waitForSelector('.hit-count');
+    await page.fill('input[name=indexes]', 'markup');
+    await page.fill('input[name=query]', 'marker OR bold');
+    const body = await searchMadeBy(page, () => page.keyboard.press('Enter'));
+    assert.ok(body.highlight?.fields._line);
+    await countShown(page, 1);
+    assert.equal(await page.textContent('tr.hit td.line'), line);
+    assert.equal(await page.locator('tr.hit td.line img, tr.hit td.line b').count(), 0);
+    assert.deepEqual(await page.locator('tr.hit td.line mark').allTextContents(), ['bold', 'marker']);
+    await page.fill('input[name=indexes]', '*');
+    await page.fill('input[name=query]', '');
+    await page.keyboard.press('Enter');
   });
 
   it('fits a narrow screen, in the dark theme', async () => {

@@ -92,6 +92,6 @@ export async function stopFixture(fixture: Fixture): Promise<void> {
 }
 
 /** Indexes one more line now, as a shipper would while the console tails. */
-export async function shipLine(fixture: Fixture, line: string): Promise<void> {
-  await call(fixture.node, 'POST', '/_bulk', fixture.admin, ndjson([{ index: { _index: 'logs-app' } }, { _line: line, level: 'info', service: 'api' }]));
+export async function shipLine(fixture: Fixture, line: string, index = 'logs-app'): Promise<void> {
+  await call(fixture.node, 'POST', '/_bulk', fixture.admin, ndjson([{ index: { _index: index } }, { _line: line, level: 'info', service: 'api' }]));
 }
