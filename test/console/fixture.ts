@@ -1,7 +1,8 @@
 /**
  * The service the console tests drive: a real node with access control on, an administrator key,
- * a key that may only read `logs-*`, an organisation whose owner signs in with an identity
- * provider's token, and log lines at known times so that counts can be checked.
+ * a key that may only read `logs-*` and a data key of the same role, an organisation with a card
+ * and an invoice whose owner and viewer sign in with an identity provider's tokens, and log lines
+ * at known times so that counts can be checked.
  */
 import assert from 'node:assert/strict';
 import { ndjson, request, startTestNode, type TestNode } from '../support/node.js';
