@@ -63,10 +63,11 @@ export function App() {
 function Shell({ session, onSignOut }: { session: Session; onSignOut(): void }) {
   const screen = useScreen();
   const { caps, client } = session;
-  const links: Array<[Screen, string, boolean]> = [
-    ['discover', 'Discover', caps.data],
-    ['indexes', 'Indexes', caps.data],
-    ['access', 'Access control', caps.security || caps.org],
+  const allowed: Record<Screen, boolean> = { discover: caps.data, indexes: caps.data, access: caps.security || caps.org.has('read:org') };
+  const links: Array<[Screen, string]> = [
+    ['discover', 'Discover'],
+    ['indexes', 'Indexes'],
+    ['access', 'Access control'],
   ];
   return (
     <>
@@ -77,7 +78,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut(): void }) 
               <strong class="brand">svc</strong>
             </li>
             {links
-              .filter(([, , shown]) => shown)
+              .filter(([name]) => allowed[name])
               .map(([name, label]) => (
                 <li key={name}>
                   <a href={`#/${name}`} aria-current={screen === name ? 'page' : undefined}>
@@ -87,6 +88,12 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut(): void }) 
               ))}
           </ul>
           <ul>
+            {!caps.open && caps.username !== undefined && (
+              <li class="whoami muted" title="signed in as">
+                {caps.username}
+                {caps.orgRole !== undefined && ` · ${caps.orgRole}`}
+              </li>
+            )}
             <li>{caps.open ? <small class="muted">access control off</small> : <button class="outline secondary" onClick={onSignOut}>Sign out</button>}</li>
             <li>
               <ThemeToggle />
@@ -95,9 +102,14 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut(): void }) 
         </nav>
       </header>
       <main class="container-fluid">
-        {screen === 'discover' && <Discover client={client} />}
-        {screen === 'indexes' && <Indexes client={client} />}
-        {screen === 'access' && <Access client={client} caps={caps} />}
+        {!allowed[screen] && (
+          <p class="notice unavailable" data-unavailable={screen}>
+            This key may not use this screen. {links.some(([name]) => allowed[name]) ? 'Choose one above.' : ''}
+          </p>
+        )}
+        {allowed[screen] && screen === 'discover' && <Discover client={client} />}
+        {allowed[screen] && screen === 'indexes' && <Indexes client={client} />}
+        {allowed[screen] && screen === 'access' && <Access client={client} caps={caps} />}
       </main>
     </>
   );

@@ -3,7 +3,7 @@
  * for index-level permissions, the indexes concerned. Everything that touches HTTP or storage
  * lives elsewhere; this file is tested exhaustively.
  */
-import { matchesIndexPattern } from './index-pattern.js';
+import { matchesIndexPattern, patternCovers } from './index-pattern.js';
 import { isOwnerRole, type OrgPermission } from './org/org-permissions.js';
 import type { DatabaseAction, IndexAction } from './permissions.js';
 import type { Principal } from './principal.js';
@@ -46,6 +46,15 @@ export function canAccessIndex(principal: Principal, action: IndexAction, index:
     }
   }
   return false;
+}
+
+/**
+ * Whether the principal holds `action` on every index `pattern` matches (a name or a `prefix*`
+ * pattern): some grant's pattern covers it.
+ */
+export function holdsIndexActionOver(principal: Principal, action: IndexAction, pattern: string): boolean {
+  if (principal.kind === 'bootstrap') return false;
+  return principal.roles.some((role) => role.indexes.some((grant) => grant.permissions.includes(action) && grant.names.some((outer) => patternCovers(outer, pattern))));
 }
 
 /** Whether the principal holds `action` on at least one index pattern. */

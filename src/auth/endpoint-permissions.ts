@@ -96,6 +96,9 @@ added(
 // open to every authenticated request since 1.23.0 (GET /_cat/indices lists readable indexes only)
 seed(['GET'], ['/_cat/indices', '/_license', '/_xpack'], AUTHENTICATED);
 added(['GET'], ['/'], AUTHENTICATED);
+// a credential asking who it is and what it may do: about itself only, so open to any
+added(['GET'], ['/_security/_authenticate'], AUTHENTICATED);
+added(['GET', 'POST'], ['/_security/user/_has_privileges'], AUTHENTICATED);
 
 // index / write
 seed(['POST'], ['/_aliases', '/_bulk', '/:index/_bulk', '/:index/_flush'], index('write'));

@@ -13,11 +13,14 @@ export {
   authorize,
   canAccessIndex,
   holdsIndexAction,
+  holdsIndexActionOver,
   holdsDatabaseAction,
   BOOTSTRAP_RETIRED_REASON,
   BOOTSTRAP_LIMITED_REASON,
 } from './authorize.js';
 export type { Requirement, Decision } from './authorize.js';
+export { checkPrivileges, ORG_APPLICATION } from './privilege-check.js';
+export type { PrivilegeQuestion, PrivilegeAnswer } from './privilege-check.js';
 export { ENDPOINT_PERMISSIONS, findEndpointPermission } from './endpoint-permissions.js';
 export type { EndpointPermission, HttpMethod } from './endpoint-permissions.js';
 export { generateApiKey, hashApiKey, looksLikeApiKey, apiKeyLookupId, apiKeyMatches, API_KEY_PREFIX, API_KEY_LENGTH } from './api-key.js';

@@ -117,7 +117,7 @@ export class DiskFullError extends SvcError {
 
 /** Whether a failed file operation ran out of space (a full disk or an exhausted quota). */
 export function isOutOfSpace(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const code = (err as { code?: unknown } | null)?.code;
   return code === 'ENOSPC' || code === 'EDQUOT';
 }
 

@@ -2,7 +2,9 @@
  * The web console in headless Chromium against the real server with access control on: sign-in,
  * a query with its count, rows and marked words, a syntax error at its position, the time range,
  * zooming the histogram, a document, paging back, top values as filters, live tail, indexes,
- * creating and revoking an API key, and a key refused where it may not go.
+ * creating and revoking an API key; a read-only key shown no action it may not take; an
+ * organisation owner inviting, changing a role, removing, rotating a data key and seeing billing,
+ * and a viewer shown none of those actions.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -16,7 +18,10 @@ let context: BrowserContext;
 let page: Page;
 
 interface SearchBody {
-  query: { bool: { filter: Array<{ range: { _ts: { gte: number; lte: number } } }> } };
+  query: { bool: { filter: Array<{ range: { _ts: { gte: number; lte?: number } } }> } };
+  sort?: unknown;
+  aggs?: unknown;
+  highlight?: { fields: Record<string, unknown> };
 }
 
 async function signIn(p: Page, key: string): Promise<void> {
@@ -116,7 +121,7 @@ describe('the console, signed in as an administrator', () => {
     await page.click('button[name=time-range]');
     const hour = await searchMadeBy(page, () => page.click('.popover button:has-text("Last hour")'));
     const hourRange = hour.query.bool.filter[0]!.range._ts;
-    assert.equal(hourRange.lte - hourRange.gte, 3_600_000);
+    assert.equal(hourRange.lte! - hourRange.gte, 3_600_000);
     // lines one a minute, the newest a minute old: the last hour holds 59 or 60 of them
     await page.locator('.hit-count[data-count="59"], .hit-count[data-count="60"]').waitFor();
 
@@ -129,7 +134,7 @@ describe('the console, signed in as an administrator', () => {
       await page.mouse.move(chart.x + chart.width * 0.5, y, { steps: 5 });
       await page.mouse.up();
     });
-    const { gte, lte } = zoomed.query.bool.filter[0]!.range._ts;
+    const { gte, lte = NaN } = zoomed.query.bool.filter[0]!.range._ts;
     // a quarter of the hour, from a quarter of the way in
     assert.ok(Math.abs(lte - gte - 900_000) < 120_000, `zoomed span ${lte - gte} ms`);
     assert.ok(Math.abs(gte - (hourRange.gte + 900_000)) < 120_000);
@@ -137,6 +142,40 @@ describe('the console, signed in as an administrator', () => {
     await countShown(page, inRange);
     assert.match((await page.textContent('button[name=time-range]'))!, /→/);
     await screenshot(page, '04-zoomed');
+  });
+
+  it('takes a range in date math, and names what is wrong with a bad one', async () => {
+    await page.click('button[name=time-range]');
+    await page.fill('.popover input[name=from]', 'now-15x');
+    const problem = page.locator('#from-problem');
+    await problem.waitFor();
+    assert.match((await problem.textContent())!, /now-15x.*unit \[x\]/);
+    assert.equal(await page.getAttribute('.popover input[name=from]', 'aria-invalid'), 'true');
+    assert.equal(await page.isDisabled('button[name=apply-range]'), true);
+    await screenshot(page, '20-date-math-error');
+
+    await page.fill('.popover input[name=from]', 'now-30m');
+    await page.fill('.popover input[name=to]', 'now');
+    const last30 = await searchMadeBy(page, () => page.click('button[name=apply-range]'));
+    const span = last30.query.bool.filter[0]!.range._ts;
+    assert.equal(span.lte! - span.gte, 1_800_000);
+    assert.equal(await page.textContent('button[name=time-range]'), 'now-30m → now');
+
+    // rounding, in the browser's time zone: from the start of today
+    await page.click('button[name=time-range]');
+    await page.fill('.popover input[name=from]', 'now/d');
+    const today = await searchMadeBy(page, () => page.press('.popover input[name=from]', 'Enter'));
+    assert.equal(today.query.bool.filter[0]!.range._ts.gte, Number(await stored(page, 'new Date().setHours(0, 0, 0, 0)')));
+
+    // absolute ISO dates, both ends included: eleven lines a minute apart
+    const from = new Date(fixture.lines[20]!._ts).toISOString();
+    const to = new Date(fixture.lines[10]!._ts).toISOString();
+    await page.click('button[name=time-range]');
+    await page.fill('.popover input[name=from]', from);
+    await page.fill('.popover input[name=to]', to);
+    const absolute = await searchMadeBy(page, () => page.click('button[name=apply-range]'));
+    assert.deepEqual(absolute.query.bool.filter[0]!.range._ts, { gte: fixture.lines[20]!._ts, lte: fixture.lines[10]!._ts, format: 'epoch_millis' });
+    await countShown(page, 11);
   });
 
   it('opens a document with its fields', async () => {
@@ -188,14 +227,33 @@ describe('the console, signed in as an administrator', () => {
     assert.equal(await page.inputValue('input[name=query]'), '(level:"error") AND NOT level:"error"');
   });
 
-  it('tails: a line shipped now appears on top', async () => {
+  it('tails: asks only for what is newer than the newest row, and a line shipped now appears on top', async () => {
     await page.fill('input[name=query]', 'tailed');
     await page.keyboard.press('Enter');
     await countShown(page, 0);
+    const tailRound = (gte?: number) =>
+      page.waitForRequest((r) => {
+        if (!r.url().endsWith('/_search') || r.postData()?.includes('"asc"') !== true) return false;
+        return gte === undefined || (JSON.parse(r.postData()!) as SearchBody).query.bool.filter[0]!.range._ts.gte === gte;
+      });
+    const first = tailRound();
     await page.check('input[name=tail]');
+    const round = JSON.parse((await first).postData()!) as SearchBody;
+    // oldest first, no histogram, no end: only what is new
+    assert.deepEqual(round.sort, [{ _ts: 'asc' }]);
+    assert.equal(round.aggs, undefined);
+    assert.equal(round.query.bool.filter[0]!.range._ts.lte, undefined);
+
     await shipLine(fixture, 'a tailed line arrives');
     await page.waitForSelector('tr.hit.fresh', { timeout: 8000 });
     assert.equal(await page.textContent('tr.hit.fresh td.line'), 'a tailed line arrives');
+    assert.equal(await hitCount(page), 1);
+    // the next rounds start at the new row's time, and do not show it twice
+    const shipped = await fetch(`${fixture.node.url}/logs-app/_search?q=tailed`, { headers: { authorization: `Bearer ${fixture.admin}` } });
+    const ts = ((await shipped.json()) as { hits: { hits: Array<{ _source: { _ts: number } }> } }).hits.hits[0]!._source._ts;
+    await tailRound(ts);
+    await tailRound(ts);
+    assert.equal(await page.locator('tr.hit').count(), 1);
     assert.equal(await hitCount(page), 1);
     await page.uncheck('input[name=tail]');
   });
@@ -205,6 +263,9 @@ describe('the console, signed in as an administrator', () => {
     await page.waitForSelector('tr[data-index=scratch]');
     assert.deepEqual(await page.locator('.index-list tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-index'))), ['logs-app', 'scratch', 'secrets']);
     assert.equal(await page.textContent('tr[data-index=logs-app] td:nth-child(2)'), '121');
+    // the administrator may delete every index: each row has its button
+    await page.locator('.index-list[aria-busy=false]').waitFor();
+    assert.equal(await page.locator('.index-list button:has-text("Delete")').count(), 3);
     await page.click('tr[data-index=logs-app] a');
     await page.waitForSelector('.mapping tr[data-key=service]');
     assert.equal(await page.textContent('.mapping tr[data-key=level] code'), 'keyword');
@@ -271,6 +332,24 @@ describe('the console, signed in as an administrator', () => {
     await page.waitForSelector('tr[data-key=auditor]', { state: 'detached' });
   });
 
+  it("marks the words the service's highlight names, and shows a line holding markup as text", async () => {
+    const line = '<img src=x onerror="document.title=1"> <b>bold</b> marker';
+    await shipLine(fixture, line, 'markup');
+    await page.click('nav a:has-text("Discover")');
+    await page.waitForSelector('.hit-count');
+    await page.fill('input[name=indexes]', 'markup');
+    await page.fill('input[name=query]', 'marker OR bold');
+    const body = await searchMadeBy(page, () => page.keyboard.press('Enter'));
+    assert.ok(body.highlight?.fields._line);
+    await countShown(page, 1);
+    assert.equal(await page.textContent('tr.hit td.line'), line);
+    assert.equal(await page.locator('tr.hit td.line img, tr.hit td.line b').count(), 0);
+    assert.deepEqual(await page.locator('tr.hit td.line mark').allTextContents(), ['bold', 'marker']);
+    await page.fill('input[name=indexes]', '*');
+    await page.fill('input[name=query]', '');
+    await page.keyboard.press('Enter');
+  });
+
   it('fits a narrow screen, in the dark theme', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.click('nav a:has-text("Discover")');
@@ -307,44 +386,135 @@ describe('the console, signed in with a key that may only read logs-*', () => {
     assert.equal(await reader.locator('.index-list tbody tr').count(), 1);
   });
 
-  it('is refused with 403 where the key may not go', async () => {
-    await reader.click('button[aria-label="Delete logs-app"]');
-    await reader.fill('dialog input[name=confirm]', 'logs-app');
-    await reader.click('dialog button:has-text("Delete index")');
-    await reader.waitForSelector('[role=alert][data-status="403"]');
+  it('sees no delete button and no access control screen', async () => {
+    await reader.locator('.index-list[aria-busy=false]').waitFor();
+    assert.equal(await reader.locator('.index-list button').count(), 0);
+    await screenshot(reader, '11-reader-indexes');
 
+    // opened by its address, the screen is not drawn, and nothing is asked of /v1
+    const asked: string[] = [];
+    reader.on('request', (r) => asked.push(new URL(r.url()).pathname));
     await reader.goto(`${fixture.node.url}/_console/#/access`);
-    await reader.waitForSelector('[role=alert][data-status="403"]');
-    assert.deepEqual(await reader.locator('button[role=tab]').allTextContents(), ['API keys']);
-    assert.match((await reader.textContent('[role=alert]'))!, /manage_security/);
-    await screenshot(reader, '11-refused-access');
+    await reader.waitForSelector('[data-unavailable=access]');
+    assert.equal(await reader.locator('button[role=tab]').count(), 0);
+    assert.deepEqual(asked.filter((p) => p.startsWith('/v1/')), []);
+    assert.deepEqual(await reader.locator('nav a').allTextContents(), ['Discover', 'Indexes']);
+    await screenshot(reader, '12-reader-no-access');
+  });
 
+  it('is refused with 403 where it names an index it may not read', async () => {
     await reader.goto(`${fixture.node.url}/_console/#/discover`);
     await reader.waitForSelector('.hit-count');
     await reader.fill('input[name=indexes]', 'secrets');
     await reader.press('input[name=indexes]', 'Enter');
     await reader.waitForSelector('[role=alert][data-status="403"]');
     assert.match((await reader.textContent('[role=alert]'))!, /secrets/);
-    await screenshot(reader, '12-refused-index');
+    await screenshot(reader, '13-refused-index');
   });
 });
 
 describe('the console, signed in by an organisation owner with a token', () => {
-  it('shows the organisation, its users and roles, and no tab for what the token may not manage', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const owner = await ctx.newPage();
+  let owner: Page;
+  const member = async (subject: string) => {
+    const res = await fetch(`${fixture.node.url}/v1/org/users`, { headers: { authorization: `Bearer ${fixture.owner}` } });
+    return ((await res.json()) as Array<{ subject: string; role: string }>).find((u) => u.subject === subject);
+  };
+
+  before(async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    ctx.setDefaultTimeout(5000);
+    owner = await ctx.newPage();
     await signIn(owner, fixture.owner);
     await owner.waitForSelector('.hit-count');
     await owner.click('nav a:has-text("Access control")');
     await owner.waitForSelector('table[data-name=org-users] tr[data-key=vera]');
+  });
+
+  it('shows the organisation, its users and roles, and the tabs the role allows: no /v1 records', async () => {
     assert.equal(await owner.getAttribute('button[role=tab][aria-selected=true]', 'data-tab'), 'org');
     assert.match((await owner.textContent('.org-name'))!, /acme/);
+    assert.match((await owner.textContent('.whoami'))!, /olivia · owner/);
     assert.deepEqual(await owner.locator('table[data-name=org-users] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key'))), ['olivia', 'vera']);
-    assert.equal(await owner.textContent('table[data-name=org-users] tr[data-key=vera] td:nth-child(2)'), 'viewer');
+    assert.equal(await owner.inputValue('select[aria-label="Role of vera"]'), 'viewer');
     await owner.waitForSelector('table[data-name=org-roles] tr[data-key=owner]');
     // a member's token holds no manage_security: no tab for the /v1 records
-    assert.deepEqual(await owner.locator('button[role=tab]').allTextContents(), ['Organisation']);
-    await screenshot(owner, '13-organisation');
+    assert.deepEqual(await owner.locator('button[role=tab]').allTextContents(), ['Organisation', 'Data keys', 'Billing']);
+    await screenshot(owner, '14-organisation');
+  });
+
+  it('invites a user, changes the role, and removes the user', async () => {
+    await owner.fill('input[name=invite-subject]', 'nina');
+    await owner.selectOption('select[name=invite-role]', 'viewer');
+    await owner.click('form[aria-label="Invite a user"] button[type=submit]');
+    await owner.waitForSelector('table[data-name=org-users] tr[data-key=nina]');
+    assert.equal((await member('nina'))?.role, 'viewer');
+
+    await owner.selectOption('select[aria-label="Role of nina"]', 'contributor');
+    await owner.waitForSelector('[role=status]:has-text("nina now holds the role contributor")');
+    assert.equal((await member('nina'))?.role, 'contributor');
+    assert.equal(await owner.inputValue('select[aria-label="Role of nina"]'), 'contributor');
+    await screenshot(owner, '15-organisation-role-changed');
+
+    await owner.click('button[aria-label="Remove nina"]');
+    await owner.click('dialog button:has-text("Remove")');
+    await owner.waitForSelector('table[data-name=org-users] tr[data-key=nina]', { state: 'detached' });
+    assert.equal(await member('nina'), undefined);
+  });
+
+  it('rotates a data key: the new value is shown once and the old one stops working', async () => {
+    await owner.click('button[role=tab][data-tab=org-keys]');
+    await owner.waitForSelector('table[data-name=org-api-keys] tr[data-key=fluent-bit]');
+    // administrators' keys stay with the /v1 API
+    assert.equal(await owner.locator('table[data-name=org-api-keys] tr[data-key=admin]').count(), 0);
+    await owner.click('button[aria-label="Rotate fluent-bit"]');
+    await owner.click('dialog button:has-text("Rotate")');
+    const shown = owner.locator('[data-api-key]');
+    await shown.waitFor();
+    const rotated = (await shown.textContent())!;
+    assert.match(rotated, /^svc_[A-Za-z0-9_-]{55}$/);
+    assert.notEqual(rotated, fixture.fluentBit);
+    await screenshot(owner, '16-data-key-rotated');
+    const count = (k: string) => fetch(`${fixture.node.url}/logs-app/_count`, { headers: { authorization: `Bearer ${k}` } }).then((r) => r.status);
+    assert.equal(await count(fixture.fluentBit), 401);
+    assert.equal(await count(rotated), 200);
+    await owner.click('button:has-text("Done")');
+    assert.equal(await shown.count(), 0);
+  });
+
+  it('shows billing: the card on file and the invoices', async () => {
+    await owner.click('button[role=tab][data-tab=billing]');
+    await owner.waitForSelector('[data-card="4242"]');
+    assert.match((await owner.textContent('.card-on-file'))!, /visa ending in 4242, expires 08\/2031/);
+    const invoice = owner.locator('table[data-name=invoices] tr[data-key="INV-2024-001"]');
+    await invoice.waitFor();
+    assert.deepEqual(await invoice.locator('td').allTextContents(), ['INV-2024-001', '2024-03-01', '€129.00', 'paid']);
+    await screenshot(owner, '17-billing');
+  });
+
+  it('fits a narrow screen in the dark theme', async () => {
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.click('button[role=tab][data-tab=org]');
+    await owner.waitForSelector('table[data-name=org-users] tr[data-key=vera]');
+    await owner.click('button[aria-label="Switch to dark theme"]');
+    await screenshot(owner, '18-organisation-narrow-dark');
+    const overflow = Number(await stored(owner, 'document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  });
+});
+
+describe('the console, signed in by a viewer of the organisation', () => {
+  it('shows the users and roles with no action: no role picker, removal, invitation, data keys or billing', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    ctx.setDefaultTimeout(5000);
+    const viewer = await ctx.newPage();
+    await signIn(viewer, fixture.viewer);
+    await viewer.waitForSelector('.hit-count');
+    await viewer.click('nav a:has-text("Access control")');
+    await viewer.waitForSelector('table[data-name=org-users] tr[data-key=olivia]');
+    assert.deepEqual(await viewer.locator('button[role=tab]').allTextContents(), ['Organisation']);
+    assert.equal(await viewer.textContent('table[data-name=org-users] tr[data-key=vera] td:nth-child(2)'), 'viewer');
+    assert.equal(await viewer.locator('.org-users select, .org-users button, form[aria-label="Invite a user"]').count(), 0);
+    await screenshot(viewer, '19-organisation-viewer');
     await ctx.close();
   });
 });

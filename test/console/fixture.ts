@@ -1,7 +1,8 @@
 /**
  * The service the console tests drive: a real node with access control on, an administrator key,
- * a key that may only read `logs-*`, an organisation whose owner signs in with an identity
- * provider's token, and log lines at known times so that counts can be checked.
+ * a key that may only read `logs-*` and a data key of the same role, an organisation with a card
+ * and an invoice whose owner and viewer sign in with an identity provider's tokens, and log lines
+ * at known times so that counts can be checked.
  */
 import assert from 'node:assert/strict';
 import { ndjson, request, startTestNode, type TestNode } from '../support/node.js';
@@ -25,6 +26,10 @@ export interface Fixture {
   reader: string;
   /** a token of `olivia`, owner of the organisation `acme`, which has a second member `vera` */
   owner: string;
+  /** a token of `vera`, a viewer of `acme` */
+  viewer: string;
+  /** a data key (role logs-reader) a member may rotate */
+  fluentBit: string;
   /** the lines of `logs-app`, newest first */
   lines: LogLine[];
 }
@@ -67,6 +72,10 @@ export async function startFixture(): Promise<Fixture> {
   await call(node, 'POST', '/v1/org', admin, { name: 'acme', owner: 'olivia' });
   const owner = await idp.token(AUDIENCE, { subject: 'olivia', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
   await call(node, 'POST', '/v1/org/users', owner, { subject: 'vera', role: 'viewer' });
+  const viewer = await idp.token(AUDIENCE, { subject: 'vera', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  const fluentBit = (await call<{ api_key: string }>(node, 'POST', '/v1/api_keys', admin, { name: 'fluent-bit', role: 'logs-reader' })).api_key;
+  await call(node, 'PUT', '/v1/org/billing/card', owner, { holder: 'Olivia Owner', brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031 });
+  await call(node, 'POST', '/v1/org/billing/invoices', owner, { number: 'INV-2024-001', issued_on: '2024-03-01', amount_cents: 12900, currency: 'eur', status: 'paid' });
 
   const lines = logLines(Date.now());
   const bulk: unknown[] = [];
@@ -75,7 +84,7 @@ export async function startFixture(): Promise<Fixture> {
   bulk.push({ index: { _index: 'scratch' } }, { _line: 'to be deleted', level: 'info' });
   const res = await call<{ errors: boolean }>(node, 'POST', '/_bulk', admin, ndjson(bulk));
   assert.equal(res.errors, false);
-  return { node, idp, admin, reader, owner, lines };
+  return { node, idp, admin, reader, owner, viewer, fluentBit, lines };
 }
 
 export async function stopFixture(fixture: Fixture): Promise<void> {
@@ -84,6 +93,6 @@ export async function stopFixture(fixture: Fixture): Promise<void> {
 }
 
 /** Indexes one more line now, as a shipper would while the console tails. */
-export async function shipLine(fixture: Fixture, line: string): Promise<void> {
-  await call(fixture.node, 'POST', '/_bulk', fixture.admin, ndjson([{ index: { _index: 'logs-app' } }, { _line: line, level: 'info', service: 'api' }]));
+export async function shipLine(fixture: Fixture, line: string, index = 'logs-app'): Promise<void> {
+  await call(fixture.node, 'POST', '/_bulk', fixture.admin, ndjson([{ index: { _index: index } }, { _line: line, level: 'info', service: 'api' }]));
 }

@@ -1,6 +1,8 @@
 /**
- * The access control screen's tabs: those the key was seen to reach. A key that reaches none
- * (the screen opened by its address) gets the API keys tab, which shows the service's 403.
+ * The access control screen's tabs: those the key's privileges allow. The /v1 records (API keys,
+ * roles, role mappings) for a key with `manage_security` (listing and creating roles and keys for
+ * the bootstrap key too); the organisation for a member: users and roles with `read:org`, the
+ * data keys with `write:api_key`, billing with `read:billing`.
  */
 import { useState } from 'preact/hooks';
 import type { Api, Capabilities } from '../api/index.js';
@@ -8,15 +10,19 @@ import { ApiKeys } from './api-keys.js';
 import { Roles } from './roles.js';
 import { RoleMappings } from './role-mappings.js';
 import { Organisation } from './organisation.js';
+import { OrgApiKeys } from './org-api-keys.js';
+import { Billing } from './billing.js';
 
-type Tab = 'keys' | 'roles' | 'mappings' | 'org';
+type Tab = 'keys' | 'roles' | 'mappings' | 'org' | 'org-keys' | 'billing';
 
 export function Access({ client, caps }: { client: Api; caps: Capabilities }) {
   const tabs: Array<[Tab, string]> = [];
-  if (caps.security || !caps.org) tabs.push(['keys', 'API keys']);
-  if (caps.security) tabs.push(['roles', 'Roles'], ['mappings', 'Role mappings']);
-  if (caps.org) tabs.push(['org', 'Organisation']);
-  const [tab, setTab] = useState<Tab>(tabs[0]![0]);
+  if (caps.security) tabs.push(['keys', 'API keys'], ['roles', 'Roles'], ['mappings', 'Role mappings']);
+  if (caps.org.has('read:org')) tabs.push(['org', 'Organisation']);
+  if (caps.org.has('write:api_key')) tabs.push(['org-keys', 'Data keys']);
+  if (caps.org.has('read:billing')) tabs.push(['billing', 'Billing']);
+  const [chosen, setTab] = useState<Tab | undefined>();
+  const tab = chosen ?? tabs[0]?.[0];
   return (
     <section>
       <h2>Access control</h2>
@@ -27,10 +33,12 @@ export function Access({ client, caps }: { client: Api; caps: Capabilities }) {
           </button>
         ))}
       </div>
-      {tab === 'keys' && <ApiKeys client={client} />}
-      {tab === 'roles' && <Roles client={client} />}
-      {tab === 'mappings' && <RoleMappings client={client} />}
-      {tab === 'org' && <Organisation client={client} />}
+      {tab === 'keys' && <ApiKeys client={client} canRevoke={caps.manageSecurity} />}
+      {tab === 'roles' && <Roles client={client} canDelete={caps.manageSecurity} />}
+      {tab === 'mappings' && <RoleMappings client={client} canChange={caps.manageSecurity} />}
+      {tab === 'org' && <Organisation client={client} canManage={caps.org.has('write:org')} />}
+      {tab === 'org-keys' && <OrgApiKeys client={client} />}
+      {tab === 'billing' && <Billing client={client} />}
     </section>
   );
 }

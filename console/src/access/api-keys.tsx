@@ -1,10 +1,11 @@
 /**
  * API keys: the active keys (never their secrets), a form to create one for a role, whose key is
- * shown once, right after, and revocation.
+ * shown once, right after, and revocation for a key that may revoke.
  */
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/index.js';
 import { ErrorView, formatTime } from '../ui/index.js';
+import { KeyShownOnce, type KeyValue } from './key-shown-once.js';
 import { RecordTable, useCreateForm, useRecords } from './record-table.js';
 
 interface ApiKey {
@@ -19,12 +20,13 @@ interface Role {
   name: string;
 }
 
-export function ApiKeys({ client }: { client: Api }) {
+/** `canRevoke`: the key holds manage_security (the bootstrap key may list and create only). */
+export function ApiKeys({ client, canRevoke }: { client: Api; canRevoke: boolean }) {
   const keys = useRecords<ApiKey>(client, '/v1/api_keys');
   const roles = useRecords<Role>(client, '/v1/roles');
   const [name, setName] = useState('');
   const [role, setRole] = useState('');
-  const [created, setCreated] = useState<{ name: string; api_key: string } | undefined>();
+  const [created, setCreated] = useState<KeyValue | undefined>();
   const chosenRole = role || roles.value?.[0]?.name || '';
   const { error, submit } = useCreateForm(keys, async () => {
     const key = await client.post<ApiKey & { api_key: string }>('/v1/api_keys', { name: name.trim(), role: chosenRole });
@@ -44,28 +46,12 @@ export function ApiKeys({ client }: { client: Api }) {
           ['Role', (k) => k.role],
           ['Created', (k) => formatTime(Date.parse(k.created_at))],
         ]}
+        canDelete={canRevoke}
         deleteLabel="Revoke"
         deleteMessage="The key stops working at once; whoever uses it is refused from then on."
       />
       <div>
-        {created !== undefined && (
-          <div class="api-key-once notice" role="status">
-            <p>
-              The key <strong>{created.name}</strong>. Copy it now: it is not shown again.
-            </p>
-            <p>
-              <code data-api-key>{created.api_key}</code>
-            </p>
-            <div class="toolbar">
-              <button class="outline" onClick={() => void navigator.clipboard?.writeText(created.api_key)}>
-                Copy
-              </button>
-              <button class="outline secondary" onClick={() => setCreated(undefined)}>
-                Done
-              </button>
-            </div>
-          </div>
-        )}
+        {created !== undefined && <KeyShownOnce created={created} verb="created" onDone={() => setCreated(undefined)} />}
         <form class="inline-form" onSubmit={submit} aria-label="Create an API key">
           <h4>Create an API key</h4>
           <input name="key-name" placeholder="name, e.g. fluent-bit" required value={name} onInput={(e) => setName(e.currentTarget.value)} />

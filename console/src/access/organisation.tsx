@@ -1,31 +1,28 @@
 /**
- * The organisation account as its member sees it: name, users with their roles, and the roles
- * with their permissions (`/v1/org`, read-only here).
+ * The organisation account as its member sees it: name, users with their one role each, and the
+ * roles with their permissions (`/v1/org`). A member whose role holds `write:org` also invites
+ * users, changes their roles and removes them; the service applies the rules on who may hand out
+ * which role, and its refusal is shown.
  */
 import type { Api } from '../api/index.js';
 import { ErrorView, SimpleTable, formatTime, useLoad } from '../ui/index.js';
+import { OrgUsers } from './org-users.js';
 
 interface Account {
   name: string;
   created_at: string;
   users: number;
 }
-interface OrgUser {
-  id: number;
-  subject: string;
-  role: string;
-  created_at: string;
-}
-interface OrgRole {
+
+export interface OrgRole {
   name: string;
   permissions: string[];
   indexes: string[];
   default: boolean;
 }
 
-export function Organisation({ client }: { client: Api }) {
+export function Organisation({ client, canManage }: { client: Api; canManage: boolean }) {
   const account = useLoad(() => client.get<Account>('/v1/org'), [client]);
-  const users = useLoad(() => client.get<OrgUser[]>('/v1/org/users'), [client]);
   const roles = useLoad(() => client.get<OrgRole[]>('/v1/org/roles'), [client]);
   return (
     <div>
@@ -36,20 +33,7 @@ export function Organisation({ client }: { client: Api }) {
         </p>
       )}
       <div class="split">
-        <div class="table-scroll">
-          <h4>Users</h4>
-          {users.error !== undefined && <ErrorView error={users.error} />}
-          <SimpleTable
-            name="org-users"
-            items={users.value ?? []}
-            rowKey={(u) => u.subject}
-            columns={[
-              ['User', (u) => u.subject],
-              ['Role', (u) => u.role],
-              ['Since', (u) => formatTime(Date.parse(u.created_at))],
-            ]}
-          />
-        </div>
+        <OrgUsers client={client} roles={(roles.value ?? []).map((r) => r.name)} canManage={canManage} />
         <div class="table-scroll">
           <h4>Roles</h4>
           {roles.error !== undefined && <ErrorView error={roles.error} />}
@@ -59,7 +43,7 @@ export function Organisation({ client }: { client: Api }) {
             rowKey={(r) => r.name}
             columns={[
               ['Role', (r) => r.name],
-              ['Permissions', (r) => r.permissions.join(', ')],
+              ['Permissions', (r) => r.permissions.join(', ') || '—'],
               ['Indexes', (r) => r.indexes.join(', ')],
             ]}
           />

@@ -1,6 +1,6 @@
 /**
- * A list of /v1 records (roles, keys, mappings) with a delete button on each row that asks
- * first; columns are given by the caller.
+ * A list of /v1 records (roles, keys, mappings) with, for a key that may delete them, a delete
+ * button on each row that asks first; columns are given by the caller.
  */
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/index.js';
@@ -20,9 +20,11 @@ interface Props<T extends RecordWithId> {
   columns: Array<Column<T>>;
   deleteLabel: string;
   deleteMessage: string;
+  /** whether the key may delete these records: without it no delete button is shown */
+  canDelete: boolean;
 }
 
-export function RecordTable<T extends RecordWithId>({ client, path, records, noun, columns, deleteLabel, deleteMessage }: Props<T>) {
+export function RecordTable<T extends RecordWithId>({ client, path, records, noun, columns, deleteLabel, deleteMessage, canDelete }: Props<T>) {
   const [pending, setPending] = useState<T | undefined>();
   const [error, setError] = useState<unknown>();
   const remove = async (record: T) => {
@@ -35,6 +37,14 @@ export function RecordTable<T extends RecordWithId>({ client, path, records, nou
       setError(err);
     }
   };
+  const deleteColumn: Column<T> = [
+    '',
+    (record) => (
+      <button class="outline secondary" aria-label={`${deleteLabel} ${record.name}`} onClick={() => setPending(record)}>
+        {deleteLabel}
+      </button>
+    ),
+  ];
   return (
     <div class="table-scroll">
       {records.error !== undefined && <ErrorView error={records.error} />}
@@ -45,17 +55,7 @@ export function RecordTable<T extends RecordWithId>({ client, path, records, nou
           name={noun}
           items={records.value}
           rowKey={(record) => record.name}
-          columns={[
-            ...columns,
-            [
-              '',
-              (record) => (
-                <button class="outline secondary" aria-label={`${deleteLabel} ${record.name}`} onClick={() => setPending(record)}>
-                  {deleteLabel}
-                </button>
-              ),
-            ],
-          ]}
+          columns={canDelete ? [...columns, deleteColumn] : columns}
         />
       )}
       {pending !== undefined && (

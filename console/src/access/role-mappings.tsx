@@ -12,7 +12,8 @@ interface RoleMapping {
   created_at: string;
 }
 
-export function RoleMappings({ client }: { client: Api }) {
+/** `canChange`: the key holds manage_security; otherwise the mappings are only listed. */
+export function RoleMappings({ client, canChange }: { client: Api; canChange: boolean }) {
   const mappings = useRecords<RoleMapping>(client, '/v1/role_mappings');
   const [name, setName] = useState('');
   const [roles, setRoles] = useState('');
@@ -34,18 +35,21 @@ export function RoleMappings({ client }: { client: Api }) {
           ['Service roles', (m) => m.roles.join(', ')],
           ['Created', (m) => formatTime(Date.parse(m.created_at))],
         ]}
+        canDelete={canChange}
         deleteLabel="Delete"
         deleteMessage="Users whose token carries this provider role lose the service roles it gave them."
       />
-      <form class="inline-form" onSubmit={submit} aria-label="Create a role mapping">
-        <h4>Map a provider role</h4>
-        <input name="mapping-name" placeholder="provider role, e.g. idp-admins" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <input name="mapping-roles" placeholder="service roles, e.g. admin, logs-reader" required value={roles} onInput={(e) => setRoles(e.currentTarget.value)} />
-        <button type="submit" disabled={name.trim() === '' || roles.trim() === ''}>
-          Create mapping
-        </button>
-        {error !== undefined && <ErrorView error={error} />}
-      </form>
+      {canChange && (
+        <form class="inline-form" onSubmit={submit} aria-label="Create a role mapping">
+          <h4>Map a provider role</h4>
+          <input name="mapping-name" placeholder="provider role, e.g. idp-admins" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input name="mapping-roles" placeholder="service roles, e.g. admin, logs-reader" required value={roles} onInput={(e) => setRoles(e.currentTarget.value)} />
+          <button type="submit" disabled={name.trim() === '' || roles.trim() === ''}>
+            Create mapping
+          </button>
+          {error !== undefined && <ErrorView error={error} />}
+        </form>
+      )}
     </div>
   );
 }

@@ -42,7 +42,8 @@ function Checks({ legend, name, options, chosen, onChange }: ChecksProps) {
   );
 }
 
-export function Roles({ client }: { client: Api }) {
+/** `canDelete`: the key holds manage_security (the bootstrap key may list and create only). */
+export function Roles({ client, canDelete }: { client: Api; canDelete: boolean }) {
   const roles = useRecords<Role>(client, '/v1/roles');
   const [name, setName] = useState('');
   const [database, setDatabase] = useState<string[]>([]);
@@ -68,6 +69,7 @@ export function Roles({ client }: { client: Api }) {
           ['Database', (r) => r.database.join(', ') || '—'],
           ['Indexes', (r) => r.indexes.map((g) => `${g.names.join(', ')}: ${g.permissions.join(', ')}`).join('; ') || '—'],
         ]}
+        canDelete={canDelete}
         deleteLabel="Delete"
         deleteMessage="The role is removed. The service refuses while an API key or a role mapping uses it."
       />

@@ -6,19 +6,20 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api } from '../api/index.js';
 import { ErrorView, formatCount, useLoad } from '../ui/index.js';
-import { DEFAULT_RANGE, histogramInterval, resolveRange, type TimeRange } from './time-range.js';
+import { DEFAULT_RANGE, followsClock, histogramInterval, resolveRange, type TimeRange } from './time-range.js';
 import { TimeRangePicker } from './time-range-picker.js';
 import { QueryBox, type QueryError } from './query-box.js';
 import { Histogram, type Bucket } from './histogram.js';
 import { HitsTable } from './hits-table.js';
 import { DocumentView } from './document-view.js';
 import { FieldsPanel } from './fields-panel.js';
-import { highlightTerms } from './highlight.js';
-import { addFilter, fieldClause, firstPageBody, olderPageBody, type SearchInput } from './search-request.js';
-import { hitKey, type Hit, type SearchResponse } from './search-response.js';
+import { addFilter, fieldClause, firstPageBody, newerBody, olderPageBody, type SearchInput } from './search-request.js';
+import { hitKey, hitTime, type Hit, type SearchResponse } from './search-response.js';
 
 const PAGE_SIZE = 50;
 const TAIL_EVERY_MS = 2000;
+/** live tail takes at most this many new rows a round; the rest come in the next rounds */
+const TAIL_PAGE = 500;
 /** live tail keeps this many rows, dropping the oldest */
 const TAIL_KEEP = 1000;
 const TAIL_RANGE: TimeRange = { kind: 'relative', lastMs: 15 * 60_000, label: 'Last 15 minutes' };
@@ -111,22 +112,30 @@ export function Discover({ client }: { client: Api }) {
     }
   };
 
-  // live tail: search again every few seconds; hits not shown yet go on top, marked
+  // live tail: every few seconds, ask only for what is not older than the newest row shown;
+  // what was not shown yet goes on top, marked, and into the count and the histogram
   const latest = useRef(results);
   latest.current = results;
   useEffect(() => {
     if (!tail) return;
     let stopped = false;
     const tick = async () => {
+      const shown = latest.current;
+      if (shown === undefined) return;
       try {
-        const next = await search(query, range, indexes);
-        if (stopped) return;
-        const shown = latest.current?.hits ?? [];
-        const seen = new Set(shown.map(hitKey));
-        const arrived = next.hits.filter((h) => !seen.has(hitKey(h)));
-        setFresh((f) => new Set([...f, ...arrived.map(hitKey)]));
-        setResults({ ...next, hits: [...arrived, ...shown].slice(0, TAIL_KEEP), more: latest.current?.more ?? next.more });
+        const res = await client.post<SearchResponse>(`/${encodeURIComponent(indexes)}/_search`, newerBody(shown.input.query, newestShown(shown), TAIL_PAGE));
+        if (stopped || latest.current !== shown) return;
+        const seen = new Set(shown.hits.map(hitKey));
+        const arrived = res.hits.hits.filter((h) => !seen.has(hitKey(h))).reverse();
         setError(undefined);
+        if (arrived.length === 0) return;
+        setFresh((f) => new Set([...f, ...arrived.map(hitKey)]));
+        setResults({
+          ...shown,
+          total: shown.total + arrived.length,
+          buckets: countIn(shown.buckets, shown.intervalMs, arrived),
+          hits: [...arrived, ...shown.hits].slice(0, TAIL_KEEP),
+        });
       } catch (err) {
         if (!stopped) setError(err);
       }
@@ -136,13 +145,13 @@ export function Discover({ client }: { client: Api }) {
       stopped = true;
       clearInterval(timer);
     };
-  }, [tail, query, range, indexes, search]);
+  }, [tail, indexes, client]);
 
   const toggleTail = () => {
     const next = !tail;
     setTail(next);
-    // a live tail follows the clock: an absolute range would never show a new line
-    if (next && range.kind === 'absolute') {
+    // a live tail follows the clock: a range that ends before now would never show a new line
+    if (next && !followsClock(range)) {
       setRange(TAIL_RANGE);
       void run(query, TAIL_RANGE);
     }
@@ -150,7 +159,7 @@ export function Discover({ client }: { client: Api }) {
 
   const changeRange = (r: TimeRange) => {
     setRange(r);
-    if (r.kind === 'absolute') setTail(false);
+    if (!followsClock(r)) setTail(false);
     void run(query, r);
   };
 
@@ -160,7 +169,6 @@ export function Discover({ client }: { client: Api }) {
     void run(q);
   };
 
-  const terms = highlightTerms(results?.input.query ?? '');
   return (
     <section class="discover-screen">
       <div class="search-bar">
@@ -211,7 +219,7 @@ export function Discover({ client }: { client: Api }) {
                 <p class="muted">No hits in this time range.</p>
               ) : (
                 <div class="table-scroll">
-                  <HitsTable hits={results.hits} terms={terms} fresh={fresh} onOpen={setOpened} />
+                  <HitsTable hits={results.hits} fresh={fresh} onOpen={setOpened} />
                 </div>
               )}
               {results.more && (
@@ -226,4 +234,30 @@ export function Discover({ client }: { client: Api }) {
       {opened !== undefined && <DocumentView hit={opened} onClose={() => setOpened(undefined)} />}
     </section>
   );
+}
+
+/** The time of the newest row shown; with none, the start of the range searched. */
+function newestShown(results: Results): number {
+  let newest = results.input.fromMs;
+  for (const hit of results.hits) newest = Math.max(newest, hitTime(hit) ?? newest);
+  return newest;
+}
+
+/**
+ * The histogram with `hits` counted in: `fixed_interval` buckets start at multiples of the
+ * interval since the epoch, and a bucket after the last one shown is added with the empty ones
+ * before it.
+ */
+function countIn(buckets: Bucket[], intervalMs: number, hits: Hit[]): Bucket[] {
+  const counts = new Map(buckets.map((b) => [b.key, b.count]));
+  let last = buckets.length === 0 ? undefined : buckets[buckets.length - 1]!.key;
+  for (const hit of hits) {
+    const ts = hitTime(hit);
+    if (ts === undefined) continue;
+    const key = Math.floor(ts / intervalMs) * intervalMs;
+    if (last !== undefined) for (let k = last + intervalMs; k < key; k += intervalMs) counts.set(k, 0);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (last === undefined || key > last) last = key;
+  }
+  return [...counts].sort((a, b) => a[0] - b[0]).map(([key, count]) => ({ key, count }));
 }

@@ -1,53 +1,32 @@
 /**
- * Which words of `_line` to mark. The service does not return highlights (`highlight` is accepted
- * and ignored), so the console finds them itself with the service's own token rule: runs of
- * letters and digits, lowercased. The terms are the query's words that search `_line` and are
- * not negated; `*` and `?` wildcards are honoured.
+ * The words of `_line` the service matched, as its `highlight` marks them: Discover asks for the
+ * whole value (`number_of_fragments: 0`) between tags of its own, and cuts the answer into text
+ * pieces, some marked. The pieces are rendered as text, never parsed as HTML, so a line holding
+ * markup shows that markup as written.
  */
 
-const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
-const OPERATORS = new Set(['AND', 'OR', 'NOT', 'TO']);
+const PRE = '@svc-mark@';
+const POST = '@/svc-mark@';
 
-/** Matchers for the words of `query` that search `_line` (the default field). */
-export function highlightTerms(query: string): RegExp[] {
-  const terms: RegExp[] = [];
-  // a clause: optional sign, optional field name, then a phrase, a range or a bare term
-  const clause = /([+\-!]?)(?:([\w.@]+):)?("(?:[^"\\]|\\.)*"|[[{][^\]}]*[\]}]|\/(?:[^/\\]|\\.)*\/|[^\s()"]+)/g;
-  let negateNext = false;
-  for (const m of query.matchAll(clause)) {
-    const [, sign, field, value] = m as unknown as [string, string, string | undefined, string];
-    if (field === undefined && OPERATORS.has(value)) {
-      negateNext = value === 'NOT';
-      continue;
-    }
-    const negated = negateNext || sign === '-' || sign === '!';
-    negateNext = false;
-    if (negated || (field !== undefined && field !== '_line') || /^[[{/]/.test(value)) continue;
-    const text = value.startsWith('"') ? value.slice(1, -1) : value;
-    for (const word of text.toLowerCase().split(/[^\p{L}\p{N}\p{M}*?]+/u)) {
-      if (word === '' || /^[*?]+$/.test(word)) continue;
-      const pattern = word.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\p{L}\\p{N}\\p{M}]*').replace(/\?/g, '[\\p{L}\\p{N}\\p{M}]');
-      terms.push(new RegExp(`^${pattern}$`, 'u'));
-    }
-  }
-  return terms;
-}
+/** The `highlight` part of a search body. */
+export const HIGHLIGHT = { pre_tags: [PRE], post_tags: [POST], fields: { _line: { number_of_fragments: 0 } } };
 
 export type Piece = { text: string; match: boolean };
 
-/** `line` cut into pieces, the tokens that match one of `terms` marked. */
-export function highlightPieces(line: string, terms: RegExp[]): Piece[] {
-  if (terms.length === 0) return [{ text: line, match: false }];
+/** A highlighted value cut at its tags: the text between a pair is marked. */
+export function highlightPieces(tagged: string): Piece[] {
   const pieces: Piece[] = [];
-  let last = 0;
-  for (const m of line.matchAll(TOKEN)) {
-    const token = m[0];
-    if (!terms.some((t) => t.test(token.toLowerCase()))) continue;
-    const at = m.index ?? 0;
-    if (at > last) pieces.push({ text: line.slice(last, at), match: false });
-    pieces.push({ text: token, match: true });
-    last = at + token.length;
+  let at = 0;
+  while (at < tagged.length) {
+    const open = tagged.indexOf(PRE, at);
+    const close = open === -1 ? -1 : tagged.indexOf(POST, open + PRE.length);
+    if (open === -1 || close === -1) {
+      pieces.push({ text: tagged.slice(at), match: false });
+      break;
+    }
+    if (open > at) pieces.push({ text: tagged.slice(at, open), match: false });
+    pieces.push({ text: tagged.slice(open + PRE.length, close), match: true });
+    at = close + POST.length;
   }
-  if (last < line.length) pieces.push({ text: line.slice(last), match: false });
   return pieces;
 }

@@ -1,25 +1,26 @@
-/** The hits, newest first: time, index and `_line` with the matching words marked; a row opens its document. */
-import { highlightPieces } from './highlight.js';
+/** The hits, newest first: time and `_line` with the words the service matched marked; a row opens its document. */
+import { highlightPieces, type Piece } from './highlight.js';
 import { hitKey, hitTime, type Hit } from './search-response.js';
 import { formatTime } from '../ui/index.js';
 
 interface Props {
   hits: Hit[];
-  terms: RegExp[];
   /** keys of hits that arrived by live tail since the last look */
   fresh: Set<string>;
   onOpen(hit: Hit): void;
 }
 
-/** What a row shows when a document has no `_line`: its other fields, compactly. */
-function lineOf(hit: Hit): string {
+/** What a row shows: `_line` as highlighted, or when a document has none, its other fields compactly. */
+function lineOf(hit: Hit): Piece[] {
+  const tagged = hit.highlight?._line?.[0];
+  if (tagged !== undefined) return highlightPieces(tagged);
   const line = hit._source._line;
-  if (typeof line === 'string') return line;
+  if (typeof line === 'string') return [{ text: line, match: false }];
   const { _ts: _t, _lid: _l, ...rest } = hit._source;
-  return JSON.stringify(rest);
+  return [{ text: JSON.stringify(rest), match: false }];
 }
 
-export function HitsTable({ hits, terms, fresh, onOpen }: Props) {
+export function HitsTable({ hits, fresh, onOpen }: Props) {
   return (
     <table class="hits striped">
       <thead>
@@ -44,7 +45,7 @@ export function HitsTable({ hits, terms, fresh, onOpen }: Props) {
             >
               <td class="ts">{ts === undefined ? '' : formatTime(ts)}</td>
               <td class="line">
-                {highlightPieces(lineOf(hit), terms).map((p, i) => (p.match ? <mark key={i}>{p.text}</mark> : p.text))}
+                {lineOf(hit).map((p, i) => (p.match ? <mark key={i}>{p.text}</mark> : p.text))}
               </td>
             </tr>
           );

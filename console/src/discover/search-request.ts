@@ -1,7 +1,9 @@
 /**
  * The request bodies Discover sends: the same Query DSL any client sends to `_search`. The query
- * string goes in a `query_string` query and the time range in a `range` filter on `_ts`.
+ * string goes in a `query_string` query and the time range in a `range` filter on `_ts`; hits
+ * come with the service's highlight of `_line`.
  */
+import { HIGHLIGHT } from './highlight.js';
 
 export interface SearchInput {
   query: string;
@@ -9,8 +11,9 @@ export interface SearchInput {
   toMs: number;
 }
 
-export function searchQuery({ query, fromMs, toMs }: SearchInput): Record<string, unknown> {
-  const range = { range: { _ts: { gte: fromMs, lte: toMs, format: 'epoch_millis' } } };
+/** The query string and the range on `_ts`; no upper bound when `toMs` is undefined. */
+export function searchQuery({ query, fromMs, toMs }: { query: string; fromMs: number; toMs: number | undefined }): Record<string, unknown> {
+  const range = { range: { _ts: { gte: fromMs, ...(toMs === undefined ? {} : { lte: toMs }), format: 'epoch_millis' } } };
   const must = query.trim() === '' ? [{ match_all: {} }] : [{ query_string: { query, default_field: '_line' } }];
   return { bool: { must, filter: [range] } };
 }
@@ -21,6 +24,7 @@ export function firstPageBody(input: SearchInput, size: number, intervalText: st
     size,
     track_total_hits: true,
     query: searchQuery(input),
+    highlight: HIGHLIGHT,
     aggs: {
       over_time: {
         date_histogram: {
@@ -36,7 +40,16 @@ export function firstPageBody(input: SearchInput, size: number, intervalText: st
 
 /** The page after the hit whose `sort` values are `after` (newest first, so: older hits). */
 export function olderPageBody(input: SearchInput, size: number, after: unknown[]): Record<string, unknown> {
-  return { size, track_total_hits: false, query: searchQuery(input), search_after: after };
+  return { size, track_total_hits: false, query: searchQuery(input), search_after: after, highlight: HIGHLIGHT };
+}
+
+/**
+ * Live tail: only what is not older than the newest row shown (`sinceMs`), oldest first, so a
+ * burst longer than a page is taken in order over the next rounds. Rows of that same millisecond
+ * come again and are dropped by the caller.
+ */
+export function newerBody(query: string, sinceMs: number, size: number): Record<string, unknown> {
+  return { size, track_total_hits: false, query: searchQuery({ query, fromMs: sinceMs, toMs: undefined }), sort: [{ _ts: 'asc' }], highlight: HIGHLIGHT };
 }
 
 /** Top values of a keyword field among the matches. */

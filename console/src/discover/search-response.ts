@@ -5,6 +5,8 @@ export interface Hit {
   _id: string;
   _source: Record<string, unknown>;
   sort?: unknown[];
+  /** field → fragments with the matched words between the tags Discover asked for */
+  highlight?: Record<string, string[]>;
 }
 
 export interface SearchResponse {

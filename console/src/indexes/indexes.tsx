@@ -1,9 +1,10 @@
 /**
  * The index list is what `_cat/indices` answers this key: the indexes it may read. Delete is
- * offered on each; the service decides, and a key without `index:delete` sees its 403.
+ * offered on those the service says the key may delete (asked once per list); the service still
+ * decides the call itself.
  */
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/index.js';
+import { indexesWith, type Api } from '../api/index.js';
 import { ConfirmDialog, ErrorView, formatBytes, formatCount, useLoad } from '../ui/index.js';
 import { MappingView } from './mapping-view.js';
 
@@ -16,6 +17,8 @@ interface CatRow {
 
 export function Indexes({ client }: { client: Api }) {
   const list = useLoad(() => client.get<CatRow[]>('/_cat/indices?format=json&bytes=b&s=index'), [client]);
+  const names = (list.value ?? []).map((row) => row.index);
+  const deletable = useLoad(() => indexesWith(client, names, 'delete'), [client, names.join(',')]);
   const [selected, setSelected] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<string | undefined>();
   const [outcome, setOutcome] = useState<{ error?: unknown; deleted?: string }>({});
@@ -38,11 +41,12 @@ export function Indexes({ client }: { client: Api }) {
       {outcome.deleted !== undefined && <p class="notice">Index {outcome.deleted} was deleted.</p>}
       {outcome.error !== undefined && <ErrorView error={outcome.error} />}
       {list.error !== undefined && <ErrorView error={list.error} />}
+      {deletable.error !== undefined && <ErrorView error={deletable.error} />}
       <div class="split">
         <div class="table-scroll">
           {list.value !== undefined && list.value.length === 0 && <p class="muted">No index this key may read.</p>}
           {list.value !== undefined && list.value.length > 0 && (
-            <table class="index-list">
+            <table class="index-list" aria-busy={deletable.loading ? 'true' : 'false'}>
               <thead>
                 <tr>
                   <th scope="col">Index</th>
@@ -66,9 +70,11 @@ export function Indexes({ client }: { client: Api }) {
                     <td class="num">{formatCount(Number(row['docs.count']))}</td>
                     <td class="num">{formatBytes(Number(row['store.size']))}</td>
                     <td>
-                      <button class="outline secondary" aria-label={`Delete ${row.index}`} onClick={() => setDeleting(row.index)}>
-                        Delete
-                      </button>
+                      {deletable.value?.has(row.index) === true && (
+                        <button class="outline secondary" aria-label={`Delete ${row.index}`} onClick={() => setDeleting(row.index)}>
+                          Delete
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}
