@@ -38,7 +38,7 @@ describe('_settings', () => {
     const index = (res.body.conf!.settings as { index: Record<string, unknown> }).index;
     const shard = node.engine.shard('conf')!;
     assert.equal(index.number_of_shards, '1');
-    assert.equal(index.number_of_replicas, '0', 'one node: no replica, whatever was asked');
+    assert.equal(index.number_of_replicas, '2', 'reported as asked, as Elasticsearch does');
     assert.equal(index.uuid, shard.uuid);
     assert.equal(index.creation_date, String(shard.createdAtMs));
     assert.equal(index.provided_name, 'conf');
@@ -50,7 +50,7 @@ describe('_settings', () => {
     const flat = await request<Settings>(`${node.url}/conf/_settings?flat_settings=true`);
     assert.equal(flat.body.conf!.settings['index.number_of_shards'], '1');
     const narrowed = await request<Settings>(`${node.url}/conf/_settings/index.number_*?flat_settings=true`);
-    assert.deepEqual(narrowed.body.conf!.settings, { 'index.number_of_shards': '1', 'index.number_of_replicas': '0' });
+    assert.deepEqual(narrowed.body.conf!.settings, { 'index.number_of_shards': '1', 'index.number_of_replicas': '2' });
     const defaults = await request<Settings>(`${node.url}/conf/_settings?include_defaults=true&flat_settings=true`);
     assert.equal(defaults.body.conf!.defaults!['index.max_result_window'], '10000');
     assert.equal(defaults.body.conf!.defaults!['index.refresh_interval'], undefined, 'a given setting is not a default');
@@ -79,6 +79,39 @@ describe('_settings', () => {
     const fixed = await request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ index: { number_of_shards: 3 } }) });
     assert.equal(fixed.status, 400);
     assert.match(fixed.body.error.reason, /^Can't update non dynamic settings \[\[index\.number_of_shards\]\] for open indices/);
+    assert.equal(fixed.body.error.type, 'illegal_argument_exception');
+    const codec = await request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ 'index.codec': 'best_compression' }) });
+    assert.equal(codec.status, 400);
+    assert.match(codec.body.error.reason, /^Can't update non dynamic settings \[\[index\.codec\]\]/);
+  });
+
+  it('PUT takes number_of_replicas and the other dynamic settings, and GET reports them', async () => {
+    const put = await request(`${node.url}/conf/_settings`, {
+      method: 'PUT',
+      ...json({ index: { number_of_replicas: 1, blocks: { read_only_allow_delete: null }, 'translog.durability': 'async' } }),
+    });
+    assert.equal(put.status, 200);
+    assert.deepEqual(put.body, { acknowledged: true });
+    const after = await request<Settings>(`${node.url}/conf/_settings?flat_settings=true`);
+    assert.equal(after.body.conf!.settings['index.number_of_replicas'], '1');
+    assert.equal(after.body.conf!.settings['index.translog.durability'], 'async');
+  });
+
+  it('an unknown setting is refused on PUT _settings, at creation and in a template', async () => {
+    const reason = 'unknown setting [index.colour] please check that any required plugins are installed, or check the breaking changes documentation for removed settings';
+    const put = await request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ index: { colour: 'red', refresh_interval: '2s' } }) });
+    assert.equal(put.status, 400);
+    assert.equal(put.body.error.type, 'illegal_argument_exception');
+    assert.equal(put.body.error.reason, reason);
+    const unchanged = await request<Settings>(`${node.url}/conf/_settings?flat_settings=true`);
+    assert.notEqual(unchanged.body.conf!.settings['index.refresh_interval'], '2s', 'nothing of a refused request is applied');
+    const create = await request<ErrorBody>(`${node.url}/painted`, { method: 'PUT', ...json({ settings: { colour: 'red' } }) });
+    assert.equal(create.status, 400);
+    assert.equal(create.body.error.reason, reason);
+    assert.equal((await request(`${node.url}/painted`)).status, 404);
+    const template = await request<ErrorBody>(`${node.url}/_template/painted`, { method: 'PUT', ...json({ index_patterns: ['p-*'], settings: { 'index.colour': 'red' } }) });
+    assert.equal(template.status, 400);
+    assert.equal(template.body.error.reason, reason);
   });
 });
 

@@ -18,12 +18,96 @@ export const ES_VERSION_ID = '7100299';
 /** Settings a request cannot change: the engine decides them. */
 export const FIXED_SETTINGS: ReadonlySet<string> = new Set([
   'index.number_of_shards',
-  'index.number_of_replicas',
   'index.uuid',
   'index.creation_date',
   'index.provided_name',
   'index.version.created',
 ]);
+
+/**
+ * Elasticsearch 7.10's static index settings: given at creation, refused by `PUT _settings` on
+ * an open index (this service never closes one). A trailing `.*` stands for a group.
+ */
+const STATIC_SETTINGS = [
+  'index.number_of_routing_shards',
+  'index.codec',
+  'index.routing_partition_size',
+  'index.soft_deletes.*',
+  'index.load_fixed_bitset_filters_eagerly',
+  'index.shard.check_on_startup',
+  'index.sort.*',
+  'index.store.*',
+  'index.analysis.*',
+  'index.similarity.*',
+  'index.format',
+];
+
+/**
+ * Elasticsearch 7.10's dynamic index settings. They are stored and reported; a single copy of
+ * each index, on one node, has nothing to do for most of them (replicas, allocation, slow logs,
+ * translog tuning), see docs/api.md.
+ */
+const DYNAMIC_SETTINGS = [
+  'index.number_of_replicas',
+  'index.auto_expand_replicas',
+  'index.refresh_interval',
+  'index.search.idle.after',
+  'index.max_result_window',
+  'index.max_inner_result_window',
+  'index.max_rescore_window',
+  'index.max_docvalue_fields_search',
+  'index.max_script_fields',
+  'index.max_ngram_diff',
+  'index.max_shingle_diff',
+  'index.max_refresh_listeners',
+  'index.max_terms_count',
+  'index.max_regex_length',
+  'index.max_adjacency_matrix_filters',
+  'index.max_slices_per_scroll',
+  'index.analyze.max_token_count',
+  'index.highlight.max_analyzed_offset',
+  'index.routing.allocation.*',
+  'index.routing.rebalance.enable',
+  'index.unassigned.node_left.delayed_timeout',
+  'index.gc_deletes',
+  'index.default_pipeline',
+  'index.final_pipeline',
+  'index.hidden',
+  'index.blocks.read_only',
+  'index.blocks.read_only_allow_delete',
+  'index.blocks.read',
+  'index.blocks.write',
+  'index.blocks.metadata',
+  'index.lifecycle.*',
+  'index.translog.*',
+  'index.merge.*',
+  'index.indexing.slowlog.*',
+  'index.search.slowlog.*',
+  'index.write.wait_for_active_shards',
+  'index.priority',
+  'index.query.default_field',
+  'index.requests.cache.enable',
+  'index.mapping.*',
+];
+
+function matchesAny(key: string, names: readonly string[]): boolean {
+  return names.some((name) => (name.endsWith('.*') ? key.startsWith(name.slice(0, -1)) : key === name));
+}
+
+/** Whether `PUT _settings` must refuse the setting on an open index. */
+export function isStaticSetting(key: string): boolean {
+  return FIXED_SETTINGS.has(key) || matchesAny(key, STATIC_SETTINGS);
+}
+
+/** Refuses, as Elasticsearch does, a setting that is not an index setting of Elasticsearch 7.10. */
+export function checkKnownSettings(flat: FlatSettings): void {
+  for (const key of Object.keys(flat)) {
+    if (isStaticSetting(key) || matchesAny(key, DYNAMIC_SETTINGS)) continue;
+    throw new BadRequestError(
+      `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
+    );
+  }
+}
 
 /** Flattens a settings object into `index.`-prefixed keys with string values. */
 export function normalizeSettings(value: unknown, section = 'settings'): FlatSettings {
@@ -87,7 +171,8 @@ export function indexSettings(index: { name: string; uuid: string; createdAtMs: 
     ...given,
     'index.creation_date': String(index.createdAtMs),
     'index.number_of_shards': '1',
-    'index.number_of_replicas': '0',
+    // reported as asked, as Elasticsearch does; there is never a second copy
+    'index.number_of_replicas': given['index.number_of_replicas'] ?? '0',
     'index.uuid': index.uuid,
     'index.version.created': ES_VERSION_ID,
     'index.provided_name': index.name,
