@@ -126,6 +126,8 @@ seed(
   database('monitor'),
 );
 added(['GET'], ['/metrics', '/_cat/health'], database('monitor'));
+// changing cluster settings (which writes may create indexes) is an administrator's act
+added(['PUT'], ['/_cluster/settings'], database('manage_security'));
 
 // the organisation API (the hosted offering's roles): organisation permissions, held by users
 // through their one organisation role; opening the account is for the service's administrators

@@ -111,13 +111,19 @@ export function checkKnownSettings(flat: FlatSettings): void {
 
 /** Flattens a settings object into `index.`-prefixed keys with string values. */
 export function normalizeSettings(value: unknown, section = 'settings'): FlatSettings {
+  const out = flattenSettings(value, section);
+  const prefixed: FlatSettings = {};
+  for (const [key, v] of Object.entries(out)) prefixed[key.startsWith('index.') ? key : `index.${key}`] = v;
+  return prefixed;
+}
+
+/** Flattens a settings object (nested or dotted keys) into dotted keys with string values. */
+export function flattenSettings(value: unknown, section: string): FlatSettings {
   if (value === undefined || value === null) return {};
   if (!isPlainObject(value)) throw new BadRequestError(`Malformed [${section}] section, should include an inner object`);
   const out: FlatSettings = {};
   flatten(value, '', out);
-  const prefixed: FlatSettings = {};
-  for (const [key, v] of Object.entries(out)) prefixed[key.startsWith('index.') ? key : `index.${key}`] = v;
-  return prefixed;
+  return out;
 }
 
 function flatten(value: Record<string, unknown>, prefix: string, out: FlatSettings): void {
