@@ -130,19 +130,23 @@ describe('_stats', () => {
     const before = await request<Stats>(`${node.url}/stat-a/_stats`);
     assert.equal(before.status, 200);
     assert.equal(before.body.indices['stat-a']!.primaries.docs!.count, 3);
-    assert.equal(before.body._all.primaries.store!.size_in_bytes, 0, 'nothing on disk before a flush');
+    const memtableBytes = node.engine.shard('stat-a')!.unflushedMemtables.bytes;
+    assert.ok(memtableBytes > 0);
+    assert.equal(before.body._all.primaries.store!.size_in_bytes, memtableBytes, 'before a flush: the memtable');
+    assert.equal(before.body._all.primaries.segments!.count, 1, 'the memtable counts as a segment');
 
     await request(`${node.url}/stat-a/_flush`, { method: 'POST' });
     await bulkIndex(node.url, 'stat-a', [{ _line: 'five' }]);
     const res = await request<Stats>(`${node.url}/stat-a/_stats`);
-    const bytes = node.engine.shard('stat-a')!.storeBytes;
-    assert.ok(bytes > 0);
+    const shard = node.engine.shard('stat-a')!;
+    assert.ok(shard.storeBytes > 0);
+    const bytes = shard.storeBytes + shard.unflushedMemtables.bytes;
     assert.deepEqual(res.body._shards, { total: 1, successful: 1, failed: 0 });
     assert.equal(res.body._all.primaries.docs!.count, 4);
     assert.equal(res.body._all.primaries.store!.size_in_bytes, bytes);
     assert.equal(res.body._all.total.store!.size_in_bytes, bytes);
     assert.equal(res.body.indices['stat-a']!.uuid, node.engine.shard('stat-a')!.uuid);
-    assert.equal(res.body.indices['stat-a']!.primaries.segments!.count, 1);
+    assert.equal(res.body.indices['stat-a']!.primaries.segments!.count, 2, 'one segment file and the memtable');
   });
 
   it('sums over every index and narrows to the metrics asked for', async () => {
