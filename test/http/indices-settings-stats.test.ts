@@ -97,6 +97,20 @@ describe('_settings', () => {
     assert.equal(after.body.conf!.settings['index.translog.durability'], 'async');
   });
 
+  it('values a setting cannot take are refused; a block can be lifted but not set', async () => {
+    const put = (index: Record<string, unknown>) => request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ index }) });
+    const negative = await put({ number_of_replicas: -1 });
+    assert.equal(negative.status, 400);
+    assert.equal(negative.body.error.reason, 'Failed to parse value [-1] for setting [index.number_of_replicas] must be >= 0');
+    assert.equal((await put({ number_of_replicas: 'two' })).status, 400);
+    assert.equal((await put({ refresh_interval: 'soon' })).status, 400);
+    assert.equal((await put({ refresh_interval: '-1' })).status, 200);
+    assert.equal((await put({ blocks: { read_only_allow_delete: false } })).status, 200);
+    const block = await put({ blocks: { write: true } });
+    assert.equal(block.status, 400);
+    assert.match(block.body.error.reason, /^\[index\.blocks\.write\] cannot be set to \[true\]/);
+  });
+
   it('an unknown setting is refused on PUT _settings, at creation and in a template', async () => {
     const reason = 'unknown setting [index.colour] please check that any required plugins are installed, or check the breaking changes documentation for removed settings';
     const put = await request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ index: { colour: 'red', refresh_interval: '2s' } }) });

@@ -7,6 +7,7 @@
  */
 import { BadRequestError } from '../../common/index.js';
 import { wildcardToRegExp } from '../../engine/index.js';
+import { parseTimeParam } from './units.js';
 
 /** A setting's value: a string, a list of strings, or null (reset, in updates). */
 export type SettingValue = string | string[] | null;
@@ -99,13 +100,39 @@ export function isStaticSetting(key: string): boolean {
   return FIXED_SETTINGS.has(key) || matchesAny(key, STATIC_SETTINGS);
 }
 
-/** Refuses, as Elasticsearch does, a setting that is not an index setting of Elasticsearch 7.10. */
+/** Integer settings checked on the way in, with their least value. */
+const INTEGER_SETTINGS: Readonly<Record<string, number>> = {
+  'index.number_of_shards': 1,
+  'index.number_of_replicas': 0,
+  'index.max_result_window': 1,
+};
+
+/**
+ * Refuses, as Elasticsearch does, a setting that is not an index setting of Elasticsearch 7.10
+ * or a value its setting cannot take. A block (`index.blocks.*`) can only be lifted: this
+ * service never blocks an index, so asking for one is refused rather than ignored.
+ */
 export function checkKnownSettings(flat: FlatSettings): void {
-  for (const key of Object.keys(flat)) {
-    if (isStaticSetting(key) || matchesAny(key, DYNAMIC_SETTINGS)) continue;
-    throw new BadRequestError(
-      `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
-    );
+  for (const [key, value] of Object.entries(flat)) {
+    if (!isStaticSetting(key) && !matchesAny(key, DYNAMIC_SETTINGS)) {
+      throw new BadRequestError(
+        `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
+      );
+    }
+    if (typeof value === 'string') checkSettingValue(key, value);
+  }
+}
+
+function checkSettingValue(key: string, value: string): void {
+  const least = INTEGER_SETTINGS[key];
+  if (least !== undefined) {
+    if (!/^-?\d+$/.test(value.trim())) throw new BadRequestError(`Failed to parse value [${value}] for setting [${key}]`);
+    if (Number(value) < least) throw new BadRequestError(`Failed to parse value [${value}] for setting [${key}] must be >= ${least}`);
+  } else if (key === 'index.refresh_interval') {
+    parseTimeParam(value, key);
+  } else if (key.startsWith('index.blocks.')) {
+    if (value !== 'true' && value !== 'false') throw new BadRequestError(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
+    if (value === 'true') throw new BadRequestError(`[${key}] cannot be set to [true]: this service does not block indexes`);
   }
 }
 
