@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
+import { esErrorBody } from '../../src/http/error-render.js';
 import { ndjson, request, startTestNode, type TestNode } from '../support/node.js';
 
 interface ErrorObject {
@@ -109,5 +110,21 @@ describe('mapper parsing errors in bulk items', () => {
     assert.equal(item.status, 400);
     assert.match(item.error!.reason, /^failed to parse field \[status\] of type \[long\] in document with id '.+'\. Preview of field's value: '\{code=5\}'$/);
     assert.equal(item.error!.index, undefined, 'a document error names no index, as in Elasticsearch');
+  });
+});
+
+describe('a top-level error with a cause', () => {
+  it('keeps caused_by on the error and leaves it out of root_cause, as Elasticsearch does', () => {
+    const cause = { type: 'illegal_argument_exception', reason: 'For input string: "abc"' };
+    const body = esErrorBody('mapper_parsing_exception', 'failed to parse field [status]', 400, { caused_by: cause });
+    assert.deepEqual(body, {
+      error: {
+        root_cause: [{ type: 'mapper_parsing_exception', reason: 'failed to parse field [status]' }],
+        type: 'mapper_parsing_exception',
+        reason: 'failed to parse field [status]',
+        caused_by: cause,
+      },
+      status: 400,
+    });
   });
 });
