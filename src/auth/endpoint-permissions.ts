@@ -128,7 +128,11 @@ seed(
   ['/_cat/nodes', '/_cluster/health', '/_cluster/health/:index', '/_cluster/settings', '/_cluster/state/metadata', '/_cluster/state/metadata/:index'],
   database('monitor'),
 );
+added(['GET'], ['/_mappings', '/:index/_mappings', '/_resolve/index/:name'], index('read'));
+added(['PUT'], ['/:index/_mappings'], index('write'));
 added(['GET'], ['/metrics', '/_cat/health'], database('monitor'));
+// changing cluster settings (which writes may create indexes) is an administrator's act
+added(['PUT'], ['/_cluster/settings'], database('manage_security'));
 
 // the organisation API (the hosted offering's roles): organisation permissions, held by users
 // through their one organisation role; opening the account is for the service's administrators

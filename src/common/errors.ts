@@ -37,12 +37,13 @@ export class ParsingError extends SvcError {
 }
 
 export class IndexNotFoundError extends SvcError {
-  constructor(index: string) {
-    super('index_not_found_exception', 404, `no such index [${index}]`, {
-      'resource.type': 'index_or_alias',
-      'resource.id': index,
-      index,
-    });
+  /** `why`: the index may not be created on demand (`action.auto_create_index`), and why not */
+  constructor(index: string, why?: string) {
+    if (why === undefined) {
+      super('index_not_found_exception', 404, `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
+    } else {
+      super('index_not_found_exception', 404, `no such index [${index}] and ${why}`, { index_uuid: '_na_', index });
+    }
   }
 }
 

@@ -77,7 +77,7 @@ export interface AliasLink {
 
 export type WriteOutcome =
   | { ok: true; index: string; id: string; lid: number }
-  | { ok: false; index: string; error: SvcError };
+  | { ok: false; index: string; error: SvcError; /** the document's id, when it got one before failing */ id?: string };
 
 export class Engine {
   private readonly shards = new Map<string, IndexShard>();
@@ -395,8 +395,9 @@ export class Engine {
       if (outcomes[i]) continue;
       const op = ops[i]!;
       const { shard, batch } = batches.get(op.index)!;
+      let id: bigint | undefined;
       try {
-        const id = this.ids.next();
+        id = this.ids.next();
         const lid = shard.peekLid();
         if (shard.fieldSlots.ready && shard.scanner.scan(body, op.start, op.end, batch.values, scanned)) {
           const hasTs = !Number.isNaN(scanned.ts);
@@ -409,7 +410,7 @@ export class Engine {
         outcomes[i] = { ok: true, index: op.index, id: id.toString(), lid };
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
-        outcomes[i] = { ok: false, index: op.index, error: err };
+        outcomes[i] = { ok: false, index: op.index, error: err, id: id?.toString() };
       }
     }
 

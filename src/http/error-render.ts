@@ -16,8 +16,11 @@ export interface EsErrorBody {
 }
 
 export function esErrorBody(type: string, reason: string, status: number, details: Record<string, unknown> = {}): EsErrorBody {
-  const cause = { type, reason, ...details };
-  return { error: { root_cause: [cause], ...cause }, status };
+  const cause: Record<string, unknown> & { type: string; reason: string } = { type, reason, ...details };
+  // the root cause is the error itself, without the chain of causes below it
+  const root = { ...cause };
+  delete root.caused_by;
+  return { error: { root_cause: [root], ...cause }, status };
 }
 
 /** The error object alone, for bulk items and msearch responses. */

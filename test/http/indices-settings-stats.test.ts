@@ -38,7 +38,7 @@ describe('_settings', () => {
     const index = (res.body.conf!.settings as { index: Record<string, unknown> }).index;
     const shard = node.engine.shard('conf')!;
     assert.equal(index.number_of_shards, '1');
-    assert.equal(index.number_of_replicas, '0', 'one node: no replica, whatever was asked');
+    assert.equal(index.number_of_replicas, '2', 'reported as asked, as Elasticsearch does');
     assert.equal(index.uuid, shard.uuid);
     assert.equal(index.creation_date, String(shard.createdAtMs));
     assert.equal(index.provided_name, 'conf');
@@ -50,7 +50,7 @@ describe('_settings', () => {
     const flat = await request<Settings>(`${node.url}/conf/_settings?flat_settings=true`);
     assert.equal(flat.body.conf!.settings['index.number_of_shards'], '1');
     const narrowed = await request<Settings>(`${node.url}/conf/_settings/index.number_*?flat_settings=true`);
-    assert.deepEqual(narrowed.body.conf!.settings, { 'index.number_of_shards': '1', 'index.number_of_replicas': '0' });
+    assert.deepEqual(narrowed.body.conf!.settings, { 'index.number_of_shards': '1', 'index.number_of_replicas': '2' });
     const defaults = await request<Settings>(`${node.url}/conf/_settings?include_defaults=true&flat_settings=true`);
     assert.equal(defaults.body.conf!.defaults!['index.max_result_window'], '10000');
     assert.equal(defaults.body.conf!.defaults!['index.refresh_interval'], undefined, 'a given setting is not a default');
@@ -79,6 +79,53 @@ describe('_settings', () => {
     const fixed = await request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ index: { number_of_shards: 3 } }) });
     assert.equal(fixed.status, 400);
     assert.match(fixed.body.error.reason, /^Can't update non dynamic settings \[\[index\.number_of_shards\]\] for open indices/);
+    assert.equal(fixed.body.error.type, 'illegal_argument_exception');
+    const codec = await request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ 'index.codec': 'best_compression' }) });
+    assert.equal(codec.status, 400);
+    assert.match(codec.body.error.reason, /^Can't update non dynamic settings \[\[index\.codec\]\]/);
+  });
+
+  it('PUT takes number_of_replicas and the other dynamic settings, and GET reports them', async () => {
+    const put = await request(`${node.url}/conf/_settings`, {
+      method: 'PUT',
+      ...json({ index: { number_of_replicas: 1, blocks: { read_only_allow_delete: null }, 'translog.durability': 'async' } }),
+    });
+    assert.equal(put.status, 200);
+    assert.deepEqual(put.body, { acknowledged: true });
+    const after = await request<Settings>(`${node.url}/conf/_settings?flat_settings=true`);
+    assert.equal(after.body.conf!.settings['index.number_of_replicas'], '1');
+    assert.equal(after.body.conf!.settings['index.translog.durability'], 'async');
+  });
+
+  it('values a setting cannot take are refused; a block can be lifted but not set', async () => {
+    const put = (index: Record<string, unknown>) => request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ index }) });
+    const negative = await put({ number_of_replicas: -1 });
+    assert.equal(negative.status, 400);
+    assert.equal(negative.body.error.reason, 'Failed to parse value [-1] for setting [index.number_of_replicas] must be >= 0');
+    assert.equal((await put({ number_of_replicas: 'two' })).status, 400);
+    assert.equal((await put({ refresh_interval: 'soon' })).status, 400);
+    assert.equal((await put({ refresh_interval: '-1' })).status, 200);
+    assert.equal((await put({ blocks: { read_only_allow_delete: false } })).status, 200);
+    const block = await put({ blocks: { write: true } });
+    assert.equal(block.status, 400);
+    assert.match(block.body.error.reason, /^\[index\.blocks\.write\] cannot be set to \[true\]/);
+  });
+
+  it('an unknown setting is refused on PUT _settings, at creation and in a template', async () => {
+    const reason = 'unknown setting [index.colour] please check that any required plugins are installed, or check the breaking changes documentation for removed settings';
+    const put = await request<ErrorBody>(`${node.url}/conf/_settings`, { method: 'PUT', ...json({ index: { colour: 'red', refresh_interval: '2s' } }) });
+    assert.equal(put.status, 400);
+    assert.equal(put.body.error.type, 'illegal_argument_exception');
+    assert.equal(put.body.error.reason, reason);
+    const unchanged = await request<Settings>(`${node.url}/conf/_settings?flat_settings=true`);
+    assert.notEqual(unchanged.body.conf!.settings['index.refresh_interval'], '2s', 'nothing of a refused request is applied');
+    const create = await request<ErrorBody>(`${node.url}/painted`, { method: 'PUT', ...json({ settings: { colour: 'red' } }) });
+    assert.equal(create.status, 400);
+    assert.equal(create.body.error.reason, reason);
+    assert.equal((await request(`${node.url}/painted`)).status, 404);
+    const template = await request<ErrorBody>(`${node.url}/_template/painted`, { method: 'PUT', ...json({ index_patterns: ['p-*'], settings: { 'index.colour': 'red' } }) });
+    assert.equal(template.status, 400);
+    assert.equal(template.body.error.reason, reason);
   });
 });
 
@@ -97,19 +144,23 @@ describe('_stats', () => {
     const before = await request<Stats>(`${node.url}/stat-a/_stats`);
     assert.equal(before.status, 200);
     assert.equal(before.body.indices['stat-a']!.primaries.docs!.count, 3);
-    assert.equal(before.body._all.primaries.store!.size_in_bytes, 0, 'nothing on disk before a flush');
+    const memtableBytes = node.engine.shard('stat-a')!.unflushedMemtables.bytes;
+    assert.ok(memtableBytes > 0);
+    assert.equal(before.body._all.primaries.store!.size_in_bytes, memtableBytes, 'before a flush: the memtable');
+    assert.equal(before.body._all.primaries.segments!.count, 1, 'the memtable counts as a segment');
 
     await request(`${node.url}/stat-a/_flush`, { method: 'POST' });
     await bulkIndex(node.url, 'stat-a', [{ _line: 'five' }]);
     const res = await request<Stats>(`${node.url}/stat-a/_stats`);
-    const bytes = node.engine.shard('stat-a')!.storeBytes;
-    assert.ok(bytes > 0);
+    const shard = node.engine.shard('stat-a')!;
+    assert.ok(shard.storeBytes > 0);
+    const bytes = shard.storeBytes + shard.unflushedMemtables.bytes;
     assert.deepEqual(res.body._shards, { total: 1, successful: 1, failed: 0 });
     assert.equal(res.body._all.primaries.docs!.count, 4);
     assert.equal(res.body._all.primaries.store!.size_in_bytes, bytes);
     assert.equal(res.body._all.total.store!.size_in_bytes, bytes);
     assert.equal(res.body.indices['stat-a']!.uuid, node.engine.shard('stat-a')!.uuid);
-    assert.equal(res.body.indices['stat-a']!.primaries.segments!.count, 1);
+    assert.equal(res.body.indices['stat-a']!.primaries.segments!.count, 2, 'one segment file and the memtable');
   });
 
   it('sums over every index and narrows to the metrics asked for', async () => {

@@ -178,17 +178,17 @@ describe('templates', () => {
 
   it('matches by pattern and composes by order, the request on top', () => {
     const templates = [
-      record('low', ['logs-*'], 0, { settings: { a: 1, b: 1 }, mappings: { properties: { f: { type: 'keyword' }, g: { type: 'long' } } }, aliases: { '{index}-x': {}, shared: { routing: '1' } } }),
-      record('high', ['logs-app-*'], 9, { settings: { b: 2 }, mappings: { properties: { g: { type: 'text' } } }, aliases: { shared: {} } }),
-      record('elsewhere', ['metrics-*'], 5, { settings: { c: 3 } }),
+      record('low', ['logs-*'], 0, { settings: { priority: 1, refresh_interval: '1s' }, mappings: { properties: { f: { type: 'keyword' }, g: { type: 'long' } } }, aliases: { '{index}-x': {}, shared: { routing: '1' } } }),
+      record('high', ['logs-app-*'], 9, { settings: { refresh_interval: '2s' }, mappings: { properties: { g: { type: 'text' } } }, aliases: { shared: {} } }),
+      record('elsewhere', ['metrics-*'], 5, { settings: { codec: 3 } }),
     ];
     const matching = templatesFor('logs-app-1', templates);
     assert.deepEqual(
       matching.map((t) => t.name),
       ['low', 'high'],
     );
-    const composed = composeIndex('logs-app-1', matching, { settings: { 'index.a': '0', 'index.number_of_shards': '4' }, fields: [['h', 'boolean']], aliases: [] });
-    assert.deepEqual(composed.settings, { 'index.a': '0', 'index.b': '2' });
+    const composed = composeIndex('logs-app-1', matching, { settings: { 'index.priority': '0', 'index.number_of_shards': '4' }, fields: [['h', 'boolean']], aliases: [] });
+    assert.deepEqual(composed.settings, { 'index.priority': '0', 'index.refresh_interval': '2s' });
     assert.deepEqual(composed.fields, [
       ['f', 'keyword'],
       ['g', 'text'],

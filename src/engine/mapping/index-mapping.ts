@@ -223,7 +223,7 @@ export class MappingUpdate {
     }
     for (const parent of parentsOf(name)) {
       const leaf = this.expected(parent);
-      if (leaf !== undefined) throw fieldParseError(parent, leaf, `{${name.slice(parent.length + 1)}=...}`, this.docId);
+      if (leaf !== undefined) throw fieldParseError(parent, leaf, { [name.slice(parent.length + 1)]: '...' }, this.docId);
     }
     this.register(name, type);
   }

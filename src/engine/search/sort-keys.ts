@@ -162,7 +162,8 @@ export class SegmentSort {
       case 'id_lo':
         return k.words![2 * doc + k.wordAt]!;
       case 'null':
-        return 0;
+        // a segment without the field: every doc is missing it, placed as `missing` says
+        return NaN;
     }
   }
 

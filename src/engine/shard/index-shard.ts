@@ -213,6 +213,18 @@ export class IndexShard {
     return n;
   }
 
+  /** Memtables holding documents not yet in segment files: how many, and their approximate bytes. */
+  get unflushedMemtables(): { count: number; bytes: number } {
+    let count = 0;
+    let bytes = 0;
+    for (const p of this.pendingMemtables()) {
+      if (p.memtable.numDocs === 0) continue;
+      count++;
+      bytes += p.memtable.approxBytes;
+    }
+    return { count, bytes };
+  }
+
   segmentRecords(): SegmentRecord[] {
     return this.segments.map((s) => s.record);
   }

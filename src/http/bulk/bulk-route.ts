@@ -81,7 +81,7 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
     } else {
       anyError = true;
       const error = outcome && !outcome.ok ? outcome.error : errors[i]!;
-      rendered[i] = failedItem(item.action, item.index, error);
+      rendered[i] = failedItem(item.action, item.index, error, outcome && !outcome.ok ? outcome.id : undefined);
     }
   }
   deps.metrics.bulkRequestIndexedBytes.inc(indexedBytes);
@@ -93,8 +93,11 @@ function createdItem(action: BulkAction, index: string, id: string, lid: number)
   return `{"${action}":{"_index":${JSON.stringify(index)},"_type":"_doc","_id":"${id}","_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":${lid - 1},"_primary_term":1,"status":201}}`;
 }
 
-function failedItem(action: BulkAction, index: string, error: SvcError): string {
-  return JSON.stringify({
-    [action]: { _index: index, _type: '_doc', _id: null, status: error.status, error: { ...esErrorObject(error), index } },
-  });
+/** A document that did not parse fails on its own: its error names no index, as Elasticsearch's does not. */
+const DOCUMENT_ERRORS: ReadonlySet<string> = new Set(['mapper_parsing_exception']);
+
+function failedItem(action: BulkAction, index: string, error: SvcError, id: string | undefined): string {
+  const rendered = esErrorObject(error);
+  if (!DOCUMENT_ERRORS.has(error.type)) rendered.index ??= index;
+  return JSON.stringify({ [action]: { _index: index, _type: '_doc', _id: id ?? null, status: error.status, error: rendered } });
 }

@@ -11,6 +11,7 @@ import type { ApiDeps } from '../deps.js';
 import { boolParam, stringParam } from '../query-params.js';
 import { ES_VERSION } from '../routes/root.js';
 import { renderCat, type CatCell, type CatColumn } from './cat-table.js';
+import { totalsOf } from './index-views.js';
 import { nodeFigures, percent } from './node-info.js';
 import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
 import { selectTemplates } from './template-routes.js';
@@ -122,7 +123,7 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
     for (const name of names) {
       const shard = deps.engine.shard(name);
       if (!shard || (health !== undefined && health !== 'green')) continue;
-      const storeBytes = shard.storeBytes;
+      const totals = totalsOf(shard);
       rows.push({
         health: 'green',
         status: 'open',
@@ -130,13 +131,13 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
         uuid: shard.uuid,
         pri: 1,
         rep: 0,
-        'docs.count': shard.docCount,
+        'docs.count': totals.docs,
         'docs.deleted': 0,
         'creation.date': shard.createdAtMs,
         'creation.date.string': new Date(shard.createdAtMs).toISOString(),
-        'store.size': storeBytes,
-        'pri.store.size': storeBytes,
-        'segments.count': shard.segmentRecords().length,
+        'store.size': totals.storeBytes,
+        'pri.store.size': totals.storeBytes,
+        'segments.count': totals.segments,
       });
     }
     return send(reply, INDICES_COLUMNS, rows, request);

@@ -1,12 +1,13 @@
 /**
  * Keeps the engine in step with the metastore's aliases and templates: the engine's alias table
  * (index resolution for searches, write indexes for bulk) is reloaded after every alias change,
- * and indexes that writes create on demand start from the matching templates, whose aliases are
- * then added.
+ * and indexes that writes create on demand (when `action.auto_create_index` allows) start from
+ * the matching templates, whose aliases are then added.
  */
 import type { AliasSpec, Metastore } from '../../metastore/index.js';
 import type { Engine, IndexDefaults } from '../../engine/index.js';
 import type { Logger } from '../../observability/index.js';
+import { clusterSettingsOf } from './cluster-settings.js';
 import { composeIndex, templatesFor } from './template-model.js';
 
 export interface CatalogLink {
@@ -40,6 +41,7 @@ export async function addAliases(link: Pick<CatalogLink, 'engine' | 'metastore'>
 export function templateIndexDefaults(link: CatalogLink): IndexDefaults {
   return {
     async initFor(name) {
+      await clusterSettingsOf(link.metastore).checkAutoCreate(name);
       const { settings, fields } = composeIndex(name, templatesFor(name, await link.metastore.templates.listTemplates()));
       return { settings, fields };
     },

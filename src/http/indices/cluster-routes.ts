@@ -1,8 +1,8 @@
 /**
  * Cluster-level answers of a one-node cluster: `GET /_cluster/health[/{index}]` (green; a named
  * index that does not exist waits until `timeout` and answers 408 red, as Elasticsearch does;
- * `wait_for_status` and the other wait conditions are met at once), `GET /_cluster/settings`
- * (nothing persistent or transient to report) and `GET /_cluster/state/metadata[/{index}]`
+ * `wait_for_status` and the other wait conditions are met at once), `GET|PUT /_cluster/settings`
+ * (see cluster-settings.ts) and `GET /_cluster/state/metadata[/{index}]`
  * (indexes with settings, mappings and aliases; templates).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -10,6 +10,8 @@ import { BadRequestError, IndexNotFoundError } from '../../common/index.js';
 import { resolveIndices } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
 import { boolParam, stringParam } from '../query-params.js';
+import { jsonObjectBody } from '../request-body.js';
+import { clusterSettingsOf } from './cluster-settings.js';
 import { catalogSnapshot, mappingOf, settingsOf } from './index-views.js';
 import { renderSettings, type FlatSettings } from './settings.js';
 import { expressionParts, type IndicesRequest } from './targets.js';
@@ -105,11 +107,29 @@ export function registerClusterRoutes(app: FastifyInstance, deps: ApiDeps): void
   app.get('/_cluster/health', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(deps, request, reply));
   app.get('/_cluster/health/:index', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(deps, request, reply));
 
+  const settings = clusterSettingsOf(deps.metastore);
   app.get('/_cluster/settings', async (request: IndicesRequest) => {
     const flat = boolParam(request.query, 'flat_settings') ?? false;
-    const body: Record<string, unknown> = { persistent: {}, transient: {} };
-    if (boolParam(request.query, 'include_defaults')) body.defaults = renderSettings(CLUSTER_DEFAULTS(deps), flat);
+    const { persistent, transient } = await settings.view();
+    const body: Record<string, unknown> = { persistent: renderSettings(persistent, flat), transient: renderSettings(transient, flat) };
+    if (boolParam(request.query, 'include_defaults')) {
+      const defaults = CLUSTER_DEFAULTS(deps);
+      for (const key of [...Object.keys(persistent), ...Object.keys(transient)]) delete defaults[key];
+      body.defaults = renderSettings(defaults, flat);
+    }
     return body;
+  });
+  app.put('/_cluster/settings', async (request: IndicesRequest) => {
+    const flat = boolParam(request.query, 'flat_settings') ?? false;
+    const body = jsonObjectBody(request.body) ?? {};
+    for (const key of Object.keys(body)) {
+      if (key !== 'persistent' && key !== 'transient') throw new BadRequestError(`request [/_cluster/settings] contains unrecognized parameter: [${key}]`);
+    }
+    if (body.persistent === undefined && body.transient === undefined) {
+      throw new BadRequestError('Validation Failed: 1: no settings to update;', 'action_request_validation_exception');
+    }
+    const applied = await settings.update({ persistent: body.persistent, transient: body.transient });
+    return { acknowledged: true, persistent: renderSettings(applied.persistent, flat), transient: renderSettings(applied.transient, flat) };
   });
 
   const metadata = async (request: IndicesRequest) => {

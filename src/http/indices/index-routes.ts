@@ -16,7 +16,7 @@ import { validateAliasName, aliasSpecsOf } from './alias-model.js';
 import { addAliases, syncAliases } from './catalog-link.js';
 import { ACKNOWLEDGED, aliasesOf, catalogSnapshot, mappingOf, settingsOf, shardsHeader } from './index-views.js';
 import { fieldsOfMapping } from './mapping-convert.js';
-import { normalizeSettings, renderSettings } from './settings.js';
+import { checkKnownSettings, normalizeSettings, renderSettings } from './settings.js';
 import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
 import { composeIndex, templatesFor, type IndexRequest } from './template-model.js';
 
@@ -77,7 +77,7 @@ async function getIndexes(deps: ApiDeps, request: IndicesRequest): Promise<Recor
 function parseCreateBody(body: Record<string, unknown> | undefined): IndexRequest {
   const parsed: IndexRequest = { settings: {}, fields: [], aliases: [] };
   for (const [key, value] of Object.entries(body ?? {})) {
-    if (key === 'settings') parsed.settings = normalizeSettings(value);
+    if (key === 'settings') checkKnownSettings((parsed.settings = normalizeSettings(value)));
     else if (key === 'mappings') parsed.fields = fieldsOfMapping(value, true);
     else if (key === 'aliases') parsed.aliases = aliasSpecsOf(value);
     else throw new BadRequestError(`unknown key [${key}] for create index`, 'parse_exception');

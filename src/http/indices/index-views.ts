@@ -46,3 +46,17 @@ export const ACKNOWLEDGED = Object.freeze({ acknowledged: true });
 export function shardsHeader(indexCount: number): { total: number; successful: number; failed: number } {
   return { total: indexCount, successful: indexCount, failed: 0 };
 }
+
+/** What an index holds, as `_stats` and `_cat/indices` report it. */
+export interface IndexTotals {
+  docs: number;
+  /** segment files plus the memtables not yet flushed (their approximate bytes) */
+  storeBytes: number;
+  /** segment files plus the memtables not yet flushed, as Elasticsearch counts unflushed segments */
+  segments: number;
+}
+
+export function totalsOf(shard: IndexShard): IndexTotals {
+  const unflushed = shard.unflushedMemtables;
+  return { docs: shard.docCount, storeBytes: shard.storeBytes + unflushed.bytes, segments: shard.segmentRecords().length + unflushed.count };
+}

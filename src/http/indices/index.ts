@@ -1,7 +1,6 @@
 /**
  * The index administration API in Elasticsearch 7.10 form: indexes, mappings, field capabilities,
- * settings, stats,
- * aliases, legacy templates, `_cat`, cluster health/settings/state, license and X-Pack info.
+ * settings, stats, `_resolve/index`, aliases, legacy templates, `_cat`, cluster health/settings/state, license and X-Pack info.
  * Aliases and templates live in the metastore; catalog-link.ts keeps the engine in step with them.
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +11,7 @@ import { registerClusterRoutes } from './cluster-routes.js';
 import { registerFieldCapsRoutes } from './field-caps-routes.js';
 import { registerIndexRoutes } from './index-routes.js';
 import { registerMappingRoutes } from './mapping-routes.js';
+import { registerResolveRoutes } from './resolve-routes.js';
 import { registerSettingsRoutes } from './settings-routes.js';
 import { registerStatsRoutes } from './stats-routes.js';
 import { registerTemplateRoutes } from './template-routes.js';
@@ -29,5 +29,6 @@ export function registerIndicesRoutes(app: FastifyInstance, deps: ApiDeps): void
   registerTemplateRoutes(app, deps);
   registerCatRoutes(app, deps);
   registerClusterRoutes(app, deps);
+  registerResolveRoutes(app, deps);
   registerXpackRoutes(app, deps);
 }

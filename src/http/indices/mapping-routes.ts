@@ -1,5 +1,5 @@
 /**
- * `GET /_mapping`, `GET /{index}/_mapping`: each index's fields in Elasticsearch form, at most
+ * `GET /_mapping`, `GET /{index}/_mapping` (and `_mappings`): each index's fields in Elasticsearch form, at most
  * 1,000, in order of first occurrence. `PUT /{index}/_mapping`: explicit types for fields not
  * seen yet; a field that has another type is a 400 and nothing is changed on any index. The
  * change is in the metastore before the answer.
@@ -23,9 +23,12 @@ export function registerMappingRoutes(app: FastifyInstance, deps: ApiDeps): void
     }
     return out;
   };
-  app.get('/_mapping', get);
-  app.get('/:index/_mapping', get);
-  app.put('/:index/_mapping', async (request: IndicesRequest) => putMapping(deps, request));
+  // `_mappings` is Elasticsearch's other spelling of each route
+  for (const mapping of ['_mapping', '_mappings']) {
+    app.get(`/${mapping}`, get);
+    app.get(`/:index/${mapping}`, get);
+    app.put(`/:index/${mapping}`, async (request: IndicesRequest) => putMapping(deps, request));
+  }
 }
 
 async function putMapping(deps: ApiDeps, request: IndicesRequest): Promise<typeof ACKNOWLEDGED> {

@@ -9,7 +9,7 @@ import type { ApiDeps } from '../deps.js';
 import { boolParam } from '../query-params.js';
 import { jsonObjectBody } from '../request-body.js';
 import { ACKNOWLEDGED, catalogSnapshot, settingsOf } from './index-views.js';
-import { FIXED_SETTINGS, filterSettings, isPlainObject, normalizeSettings, renderSettings, type FlatSettings } from './settings.js';
+import { checkKnownSettings, filterSettings, isStaticSetting, isPlainObject, normalizeSettings, renderSettings, type FlatSettings } from './settings.js';
 import { targetIndices, type IndicesRequest } from './targets.js';
 
 /** Defaults shown with `include_defaults=true`: the index settings that hold here whatever is stored. */
@@ -56,7 +56,8 @@ async function putSettings(deps: ApiDeps, request: IndicesRequest): Promise<type
     throw new BadRequestError('Validation Failed: 1: no settings to update;', 'action_request_validation_exception');
   }
   const given = normalizeSettings(Object.keys(body).length === 1 && isPlainObject(body.settings) ? body.settings : body);
-  const fixed = Object.keys(given).filter((key) => FIXED_SETTINGS.has(key));
+  checkKnownSettings(given);
+  const fixed = Object.keys(given).filter(isStaticSetting);
   const names = targetIndices(deps, request, 'write', request.params.index);
   if (fixed.length > 0) {
     const targets = names.map((n) => `[${n}/${deps.engine.shard(n)?.uuid ?? ''}]`).join(', ');

@@ -1,14 +1,13 @@
 /**
- * `GET /_stats`, `/{index}/_stats` and `/{index}/_stats/{stats}`: true document counts
- * (segments and memtables) and store sizes (bytes of the segment files), per index and summed
+ * `GET /_stats`, `/{index}/_stats` and `/{index}/_stats/{stats}`: true document counts, segment
+ * counts and store sizes (segment files and memtables not yet flushed), per index and summed
  * under `_all`, primaries and total alike (there are no replicas). Of the Elasticsearch metric
  * groups only `docs`, `store` and `segments` are reported; the others are accepted and left out.
  */
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError } from '../../common/index.js';
-import type { IndexShard } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
-import { shardsHeader } from './index-views.js';
+import { shardsHeader, totalsOf, type IndexTotals } from './index-views.js';
 import { targetIndices, type IndicesRequest } from './targets.js';
 
 const KNOWN_METRICS: ReadonlySet<string> = new Set([
@@ -32,15 +31,6 @@ const KNOWN_METRICS: ReadonlySet<string> = new Set([
   'warmer',
 ]);
 
-interface Totals {
-  docs: number;
-  storeBytes: number;
-  segments: number;
-}
-
-function totalsOf(shard: IndexShard): Totals {
-  return { docs: shard.docCount, storeBytes: shard.storeBytes, segments: shard.segmentRecords().length };
-}
 
 function metricsOf(metricParam: string | undefined, path: string): Set<string> {
   const metrics = new Set((metricParam ?? '_all').split(',').map((m) => m.trim()));
@@ -49,7 +39,7 @@ function metricsOf(metricParam: string | undefined, path: string): Set<string> {
   return metrics;
 }
 
-function section(totals: Totals, metrics: Set<string>): Record<string, unknown> {
+function section(totals: IndexTotals, metrics: Set<string>): Record<string, unknown> {
   const all = metrics.has('_all');
   const out: Record<string, unknown> = {};
   if (all || metrics.has('docs')) out.docs = { count: totals.docs, deleted: 0 };
@@ -62,7 +52,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const stats = async (request: IndicesRequest) => {
     const metrics = metricsOf(request.params.stats, request.url.split('?')[0]!);
     const names = targetIndices(deps, request, 'read', request.params.index);
-    const sum: Totals = { docs: 0, storeBytes: 0, segments: 0 };
+    const sum: IndexTotals = { docs: 0, storeBytes: 0, segments: 0 };
     const indices: Record<string, unknown> = {};
     for (const name of names) {
       const shard = deps.engine.shard(name);

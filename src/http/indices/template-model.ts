@@ -9,7 +9,7 @@ import { wildcardToRegExp } from '../../engine/index.js';
 import type { AliasSpec, TemplateRecord } from '../../metastore/index.js';
 import { aliasSpecOf, aliasSpecsOf, renderAlias, validateAliasName } from './alias-model.js';
 import { fieldsOfMapping, mergeFieldLists, unwrapMapping, type FieldList } from './mapping-convert.js';
-import { FIXED_SETTINGS, isPlainObject, normalizeSettings, renderSettings, withoutNulls, type FlatSettings } from './settings.js';
+import { FIXED_SETTINGS, checkKnownSettings, isPlainObject, normalizeSettings, renderSettings, withoutNulls, type FlatSettings } from './settings.js';
 
 /** What is stored as the template's body. */
 export interface TemplateBody {
@@ -81,6 +81,7 @@ export function parseTemplate(name: string, source: Record<string, unknown>, ord
         break;
       case 'settings':
         body.settings = normalizeSettings(value);
+        checkKnownSettings(body.settings);
         break;
       case 'mappings': {
         const mapping = unwrapMapping(value);
