@@ -18,7 +18,8 @@ export type { CompactionEvents, MergePlan, MergePolicyOptions } from './compacti
 export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';
 export type { SegmentReader, FieldType, FieldInfo } from './segment-reader.js';
 export type { IndexedDocument } from './document/index.js';
-export { tokenize, tokenSpans } from './analysis/index.js';
+export { tokenize, tokenSpans, analyzerFor, standardTokens } from './analysis/index.js';
+export type { Analyzer } from './analysis/index.js';
 export type { TokenSpan } from './analysis/index.js';
 export { compileWildcard, compileLuceneRegexp, isMatchAllWildcard } from './search/patterns.js';
 export { resolveIndices, wildcardToRegExp } from './catalog/index.js';
