@@ -6,7 +6,7 @@
 export { Engine } from './engine.js';
 export type { EngineOptions, WriteOp, WriteOutcome, NewIndexInit, IndexDefaults, AliasLink } from './engine.js';
 export { toProperties, MAPPING_RESPONSE_MAX_FIELDS } from './mapping/index.js';
-export type { Properties } from './mapping/index.js';
+export type { Properties, MappingEntry } from './mapping/index.js';
 export type { IndexShard } from './shard/index-shard.js';
 export { executeSearch, mergeSearchResults } from './search/index.js';
 export { AggregationService, TimeZone } from './aggregations/index.js';

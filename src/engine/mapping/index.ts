@@ -14,6 +14,7 @@ export {
   isFieldType,
   fieldNameProblem,
   type MappingJson,
+  type MappingEntry,
 } from './index-mapping.js';
 export { coerceValue, dynamicType, fieldParseError, mapperParsingError, type Scalar } from './coerce.js';
 export {
