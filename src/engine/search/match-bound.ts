@@ -5,11 +5,16 @@
  * to answer tiny searches where they arrive instead of paying two thread hand-offs.
  */
 import type { Query } from '../../query/index.js';
-import { tokenize } from '../analysis/index.js';
+import { analyzerFor } from '../analysis/index.js';
 import type { SegmentReader } from '../segment-reader.js';
 import { resolveFieldName } from './field-names.js';
 
-function termBound(segments: readonly SegmentReader[], field: string, terms: (type: 'text' | 'keyword') => string[], all: boolean): number {
+function termBound(
+  segments: readonly SegmentReader[],
+  field: string,
+  terms: (name: string, type: 'text' | 'keyword') => string[],
+  all: boolean,
+): number {
   if (field.includes('*')) return Infinity;
   let total = 0;
   for (const segment of segments) {
@@ -17,7 +22,7 @@ function termBound(segments: readonly SegmentReader[], field: string, terms: (ty
     const type = segment.fieldType(name);
     if (type === undefined) continue;
     if (type !== 'text' && type !== 'keyword') return Infinity;
-    const list = terms(type);
+    const list = terms(name, type);
     // every token required: the rarest bounds the matches; any token: their sum does
     let bound = all && list.length > 0 ? Infinity : 0;
     for (const t of list) {
@@ -37,12 +42,15 @@ export function matchUpperBound(segments: readonly SegmentReader[], query: Query
       if (query.caseInsensitive === true || typeof query.value !== 'string') return Infinity;
       return termBound(segments, query.field, () => [String(query.value)], false);
     case 'match': {
+      // a prefix or a text without tokens has no cheap bound
+      if (query.prefixMaxExpansions !== undefined || query.zeroTermsQuery !== undefined) return Infinity;
       // a match needing only some tokens is bounded by the sum, whatever the minimum
       const all = query.operator === 'and';
-      return termBound(segments, query.field, (type) => (type === 'text' ? tokenize(query.text) : [query.text]), all);
+      return termBound(segments, query.field, (name, type) => (type === 'text' ? analyzerFor(name).tokens(query.text) : [query.text]), all);
     }
     case 'phrase':
-      return termBound(segments, query.field, (type) => (type === 'text' ? tokenize(query.text) : [query.text]), true);
+      if (query.zeroTermsQuery !== undefined) return Infinity;
+      return termBound(segments, query.field, (name, type) => (type === 'text' ? analyzerFor(name).tokens(query.text) : [query.text]), true);
     case 'bool': {
       const required = [...query.must, ...query.filter];
       if (required.length > 0) {
