@@ -59,13 +59,16 @@ export class FieldSlots {
     return this.remember(bytes, start, end, hash, slot);
   }
 
+  /** Whether any field of the index has multi-fields. */
+  get hasMultiFields(): boolean {
+    return this.mapping.hasMultiFields;
+  }
+
   /**
-   * The slots of the multi-fields of `slot`'s field, or undefined when it has none (at once for
-   * every field of an index without multi-fields). A field may gain multi-fields later
-   * (`PUT _mapping`): the lists are rebuilt when the mapping changes.
+   * The slots of the multi-fields of `slot`'s field, or undefined when it has none. A field may
+   * gain multi-fields later (`PUT _mapping`): the lists are rebuilt when the mapping changes.
    */
   subSlotsOf(slot: number): readonly number[] | undefined {
-    if (!this.mapping.hasMultiFields) return undefined;
     if (this.subVersion !== this.mapping.version) {
       this.subs = [];
       this.subVersion = this.mapping.version;

@@ -72,6 +72,8 @@ export class DocumentScanner {
 
   private scanObject(bytes: Uint8Array, start: number, end: number, out: ScannedValueList, doc: ScannedDocument): boolean {
     const serial = ++this.serial;
+    // looked up once per document: most indexes have no multi-fields
+    const multiFields = this.slots.hasMultiFields;
     doc.ts = NaN;
     let i = start;
     while (i < end && isSpace(bytes[i]!)) i++;
@@ -110,7 +112,7 @@ export class DocumentScanner {
         if (!this.storedSources || !(kind === MINUS || (kind >= ZERO && kind <= NINE)) || !this.numIsInteger) return false;
       } else {
         if (!this.addValue(slot, kind, valueStart, i, serial, out)) return false;
-        const subs = this.slots.subSlotsOf(slot);
+        const subs = multiFields ? this.slots.subSlotsOf(slot) : undefined;
         if (subs !== undefined && !this.addMultiFieldValues(subs, kind, valueStart, i, out)) return false;
       }
       members++;
