@@ -16,8 +16,7 @@ import { IndexShard, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
 import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
-import type { FieldType } from './segment-reader.js';
-import { IndexMapping } from './mapping/index.js';
+import { IndexMapping, type MappingEntry } from './mapping/index.js';
 import { FLUSH_THREAD_NAME, SegmentWriterPool } from './segment-writer-pool/index.js';
 
 export interface EngineOptions {
@@ -55,8 +54,8 @@ export interface NewIndexInit {
   settings?: Record<string, unknown>;
   /** a persisted mapping (IndexMapping.toJSON()) */
   mappings?: unknown;
-  /** explicit field types, declared in this order before any document arrives */
-  fields?: ReadonlyArray<readonly [string, FieldType]>;
+  /** explicit field types (with the parent field of a multi-field), declared in this order before any document arrives */
+  fields?: ReadonlyArray<MappingEntry>;
   /** fields (from templates) left to dynamic typing when they cannot be declared; others are an error */
   optionalFields?: ReadonlySet<string>;
 }
@@ -596,9 +595,9 @@ function initialMappings(init: NewIndexInit, lenient: boolean): unknown {
   if (!init.fields || init.fields.length === 0) return init.mappings ?? null;
   const mapping = init.mappings ? IndexMapping.fromJSON(init.mappings) : new IndexMapping();
   const update = mapping.update();
-  for (const [name, type] of init.fields) {
+  for (const [name, type, parent] of init.fields) {
     try {
-      update.declare(name, type);
+      update.declare(name, type, parent);
     } catch (err) {
       if (!(lenient || init.optionalFields?.has(name)) || !(err instanceof SvcError)) throw err;
     }

@@ -6,7 +6,7 @@
 export { Engine } from './engine.js';
 export type { EngineOptions, WriteOp, WriteOutcome, NewIndexInit, IndexDefaults, AliasLink } from './engine.js';
 export { toProperties, MAPPING_RESPONSE_MAX_FIELDS } from './mapping/index.js';
-export type { Properties } from './mapping/index.js';
+export type { Properties, MappingEntry } from './mapping/index.js';
 export type { IndexShard } from './shard/index-shard.js';
 export { executeSearch, mergeSearchResults } from './search/index.js';
 export { AggregationService, TimeZone } from './aggregations/index.js';
@@ -18,7 +18,8 @@ export type { CompactionEvents, MergePlan, MergePolicyOptions } from './compacti
 export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';
 export type { SegmentReader, FieldType, FieldInfo } from './segment-reader.js';
 export type { IndexedDocument } from './document/index.js';
-export { tokenize, tokenSpans } from './analysis/index.js';
+export { tokenize, tokenSpans, analyzerFor, standardTokens } from './analysis/index.js';
+export type { Analyzer } from './analysis/index.js';
 export type { TokenSpan } from './analysis/index.js';
 export { compileWildcard, compileLuceneRegexp, isMatchAllWildcard } from './search/patterns.js';
 export { resolveIndices, wildcardToRegExp } from './catalog/index.js';

@@ -36,19 +36,27 @@ export interface MatchNoneQuery {
 }
 
 /**
- * Analyzed match. On a text field (`_line`) the text is split into tokens combined with
- * `operator`; on a keyword field the whole text must equal the value; on a numeric, date or
- * boolean field the text is parsed as that type and compared for equality.
+ * Analyzed match. On a text field the text is split into tokens by the field's analyzer and
+ * combined with `operator`; on a keyword field the whole text must equal the value; on a numeric,
+ * date or boolean field the text is parsed as that type and compared for equality.
  */
 export interface MatchQuery {
   kind: 'match';
   field: string;
   text: string;
   operator: 'or' | 'and';
-  /** For `operator: 'or'`: how many tokens must match (absolute count, already resolved). */
-  minimumShouldMatch?: number;
+  /**
+   * For `operator: 'or'`: how many tokens must match, as Elasticsearch's `minimum_should_match`
+   * spec (`2`, `-1`, `75%`, `2<-25%`), resolved by the engine against the number of tokens the
+   * field's analyzer gives; it applies to two tokens or more.
+   */
+  minimumShouldMatch?: string | number;
   /** Text that cannot be read as the field's type (e.g. `abc` on a long field) matches nothing instead of failing. */
   lenient?: boolean;
+  /** `all`: a text that analyzes to no token matches every document (else none). */
+  zeroTermsQuery?: 'all';
+  /** match_bool_prefix: the last token is a prefix, expanded to at most this many terms. */
+  prefixMaxExpansions?: number;
   boost?: number;
 }
 
@@ -59,6 +67,7 @@ export interface PhraseQuery {
   text: string;
   slop: number;
   lenient?: boolean;
+  zeroTermsQuery?: 'all';
   boost?: number;
 }
 
@@ -69,6 +78,7 @@ export interface PhrasePrefixQuery {
   text: string;
   maxExpansions: number;
   lenient?: boolean;
+  zeroTermsQuery?: 'all';
   boost?: number;
 }
 

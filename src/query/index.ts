@@ -7,3 +7,4 @@ export { parseQueryString, type QueryStringOptions } from './query-string/index.
 export { parseQueryDsl } from './dsl/index.js';
 export { parseSimpleQueryString, type SimpleQueryStringOptions } from './simple-query-string/index.js';
 export { queryToString } from './to-string.js';
+export { resolveMinimumShouldMatch } from './min-should-match.js';

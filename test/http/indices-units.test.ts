@@ -127,6 +127,7 @@ describe('mapping conversion', () => {
       ['obj.b', 'keyword'],
       ['obj.deep.c', 'double'],
       ['dotted.name', 'keyword'],
+      ['dotted.name.raw', 'keyword', 'dotted.name'],
       ['nested.n', 'date'],
     ]);
     assert.throws(() => fieldsOfMapping(mapping, true), (err: unknown) => err instanceof SvcError && err.reason === 'No handler for type [geo_point] declared on field [where]');
@@ -156,6 +157,28 @@ describe('mapping conversion', () => {
         ['a.x', 'keyword'],
         ['c', 'text'],
         ['e', 'date'],
+      ],
+    );
+  });
+
+  it('merges multi-fields with their field; they go when a later layer makes the field an object', () => {
+    assert.deepEqual(
+      mergeFieldLists([
+        [
+          ['m', 'text'],
+          ['m.raw', 'keyword', 'm'],
+          ['n', 'text'],
+          ['n.raw', 'keyword', 'n'],
+        ],
+        [
+          ['m', 'text'],
+          ['n.inner', 'long'],
+        ],
+      ]),
+      [
+        ['m', 'text'],
+        ['m.raw', 'keyword', 'm'],
+        ['n.inner', 'long'],
       ],
     );
   });

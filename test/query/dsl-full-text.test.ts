@@ -18,19 +18,30 @@ describe('query DSL: match', () => {
     assert.deepEqual(d({ match: { n: { query: 'x', lenient: true } } }), { ...m('x', 'n'), lenient: true });
   });
 
-  it('minimum_should_match is resolved against the number of words', () => {
-    assert.deepEqual(d({ match: { _line: { query: 'a b c d', minimum_should_match: '75%' } } }), { ...m('a b c d'), minimumShouldMatch: 3 });
-    assert.deepEqual(d({ match: { _line: { query: 'a-b c', minimum_should_match: -1 } } }), { ...m('a-b c'), minimumShouldMatch: 2 });
-    // one word, or operator and: nothing to resolve
-    assert.deepEqual(d({ match: { _line: { query: 'a', minimum_should_match: 2 } } }), m('a'));
+  it('minimum_should_match is checked and kept for the engine, which resolves it against the field analyzer', () => {
+    assert.deepEqual(d({ match: { _line: { query: 'a b c d', minimum_should_match: '75%' } } }), { ...m('a b c d'), minimumShouldMatch: '75%' });
+    assert.deepEqual(d({ match: { _line: { query: 'a-b c', minimum_should_match: -1 } } }), { ...m('a-b c'), minimumShouldMatch: -1 });
+    // operator and: nothing to resolve
     assert.deepEqual(d({ match: { _line: { query: 'a b', operator: 'and', minimum_should_match: 1 } } }), m('a b', '_line', 'and'));
+    assert.throws(() => d({ match: { _line: { query: 'a b', minimum_should_match: '2<x' } } }), ParsingError);
   });
 
-  it('analysis settings are accepted and ignored', () => {
-    assert.deepEqual(
-      d({ match: { _line: { query: 'x', analyzer: 'standard', zero_terms_query: 'all', auto_generate_synonyms_phrase_query: false, fuzziness: 0 } } }),
-      m('x'),
-    );
+  it('analysis settings are accepted and ignored; zero_terms_query is kept', () => {
+    assert.deepEqual(d({ match: { _line: { query: 'x', analyzer: 'standard', auto_generate_synonyms_phrase_query: false, fuzziness: 0 } } }), m('x'));
+    assert.deepEqual(d({ match: { _line: { query: 'x', zero_terms_query: 'all' } } }), { ...m('x'), zeroTermsQuery: 'all' });
+    assert.deepEqual(d({ match: { _line: { query: 'x', zero_terms_query: 'none' } } }), m('x'));
+    assert.deepEqual(d({ match_phrase: { f: { query: 'x y', zero_terms_query: 'ALL' } } }), { kind: 'phrase', field: 'f', text: 'x y', slop: 0, zeroTermsQuery: 'all' });
+  });
+
+  it('match_bool_prefix: a match whose last word is a prefix', () => {
+    assert.deepEqual(d({ match_bool_prefix: { message: 'quick brown f' } }), { ...m('quick brown f', 'message'), prefixMaxExpansions: 50 });
+    assert.deepEqual(d({ match_bool_prefix: { message: { query: 'a b', operator: 'and', max_expansions: 5, boost: 2 } } }), {
+      ...m('a b', 'message', 'and'),
+      prefixMaxExpansions: 5,
+      boost: 2,
+    });
+    assert.deepEqual(d({ multi_match: { query: 'a b', fields: ['t'], type: 'bool_prefix' } }), { ...m('a b', 't'), prefixMaxExpansions: 50 });
+    assertParsingError(() => d({ match_bool_prefix: { message: { operator: 'and' } } }), 'parsing_exception', /requires a \[query\]/);
   });
 
   it('fuzziness is refused with a 400', () => {
@@ -96,7 +107,7 @@ describe('query DSL: multi_match', () => {
     });
     assert.deepEqual(d({ multi_match: { query: 'a b c', fields: ['t'], type: 'most_fields', minimum_should_match: '2' } }), {
       ...m('a b c', 't'),
-      minimumShouldMatch: 2,
+      minimumShouldMatch: '2',
     });
     assert.deepEqual(d({ multi_match: { query: 'a b', fields: ['t'], type: 'cross_fields', operator: 'and' } }), m('a b', 't', 'and'));
   });
@@ -110,7 +121,6 @@ describe('query DSL: multi_match', () => {
     assertParsingError(() => d({ multi_match: { fields: ['a'] } }), 'parsing_exception', /requires a \[query\]/);
     assertParsingError(() => d({ multi_match: { query: 'x', type: 'best' } }), 'x_content_parse_exception', /unknown type/);
     assertParsingError(() => d({ multi_match: { query: 'x', fields: [1] } }), 'x_content_parse_exception', /\[fields\]/);
-    assert.throws(() => d({ multi_match: { query: 'x', type: 'bool_prefix' } }), /not supported/);
     assert.throws(() => d({ multi_match: { query: 'x', fields: ['a^high'] } }), BadRequestError);
   });
 });

@@ -61,10 +61,15 @@ class FieldCollector {
   }
 
   private push(path: string, value: Scalar): void {
-    const coerced = this.update.valueFor(path, value);
+    this.append(path, this.update.valueFor(path, value));
+    // multi-fields index the value as sent, each with its own type
+    for (const sub of this.update.multiFields(path)) this.append(sub, this.update.multiFieldValue(sub, value));
+  }
+
+  private append(path: string, value: Scalar): void {
     const list = this.values.get(path);
-    if (list === undefined) this.values.set(path, [coerced]);
-    else list.push(coerced);
+    if (list === undefined) this.values.set(path, [value]);
+    else list.push(value);
   }
 }
 

@@ -22,6 +22,11 @@ export class FieldSlots {
   readonly list: FieldSlot[] = [];
   private readonly keys = new TermHash();
   private isReady = false;
+  /** multi-fields by name → their slots (never found by key: documents do not hold them) */
+  private readonly multiFieldSlots = new Map<string, number>();
+  /** per slot, the slots of its field's multi-fields, for mapping version `subVersion` */
+  private subs: Array<readonly number[] | undefined> = [];
+  private subVersion = -1;
 
   constructor(private readonly mapping: IndexMapping) {}
 
@@ -44,12 +49,46 @@ export class FieldSlots {
     if (GENERAL_KEYS.has(name)) return this.remember(bytes, start, end, hash, SLOT_GENERAL);
     if (name === '_ts') return this.remember(bytes, start, end, hash, SLOT_TS);
     if (name === '_lid') return this.remember(bytes, start, end, hash, SLOT_LID);
+    // a multi-field in a document is the general path's error to report
+    if (this.mapping.multiFieldParent(name) !== undefined) return this.remember(bytes, start, end, hash, SLOT_GENERAL);
     // not remembered: once the general path has typed the field, it gets a slot
     const type = this.mapping.mappedType(name);
     if (type === undefined) return SLOT_GENERAL;
     const slot = this.list.length;
     this.list.push({ slot, name, type });
     return this.remember(bytes, start, end, hash, slot);
+  }
+
+  /** Whether any field of the index has multi-fields. */
+  get hasMultiFields(): boolean {
+    return this.mapping.hasMultiFields;
+  }
+
+  /**
+   * The slots of the multi-fields of `slot`'s field, or undefined when it has none. A field may
+   * gain multi-fields later (`PUT _mapping`): the lists are rebuilt when the mapping changes.
+   */
+  subSlotsOf(slot: number): readonly number[] | undefined {
+    if (this.subVersion !== this.mapping.version) {
+      this.subs = [];
+      this.subVersion = this.mapping.version;
+    }
+    let subs = this.subs[slot];
+    if (subs === undefined) {
+      subs = this.mapping.multiFields(this.list[slot]!.name).map((name) => this.multiFieldSlot(name));
+      this.subs[slot] = subs;
+    }
+    return subs.length === 0 ? undefined : subs;
+  }
+
+  private multiFieldSlot(name: string): number {
+    let slot = this.multiFieldSlots.get(name);
+    if (slot === undefined) {
+      slot = this.list.length;
+      this.list.push({ slot, name, type: this.mapping.mappedType(name)! });
+      this.multiFieldSlots.set(name, slot);
+    }
+    return slot;
   }
 
   private remember(bytes: Uint8Array, start: number, end: number, hash: number, slot: number): number {

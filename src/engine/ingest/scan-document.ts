@@ -72,6 +72,8 @@ export class DocumentScanner {
 
   private scanObject(bytes: Uint8Array, start: number, end: number, out: ScannedValueList, doc: ScannedDocument): boolean {
     const serial = ++this.serial;
+    // looked up once per document: most indexes have no multi-fields
+    const multiFields = this.slots.hasMultiFields;
     doc.ts = NaN;
     let i = start;
     while (i < end && isSpace(bytes[i]!)) i++;
@@ -108,8 +110,10 @@ export class DocumentScanner {
         doc.ts = this.numValue;
       } else if (slot === SLOT_LID) {
         if (!this.storedSources || !(kind === MINUS || (kind >= ZERO && kind <= NINE)) || !this.numIsInteger) return false;
-      } else if (!this.addValue(slot, kind, valueStart, i, serial, out)) {
-        return false;
+      } else {
+        if (!this.addValue(slot, kind, valueStart, i, serial, out)) return false;
+        const subs = multiFields ? this.slots.subSlotsOf(slot) : undefined;
+        if (subs !== undefined && !this.addMultiFieldValues(subs, kind, valueStart, i, out)) return false;
       }
       members++;
       while (i < end && isSpace(bytes[i]!)) i++;
@@ -164,6 +168,21 @@ export class DocumentScanner {
         out.push(slot, 0, 0, kind === 0x74 ? 1 : 0);
         return true;
     }
+  }
+
+  /**
+   * The value just added, again for each multi-field of its field: strings into text and keyword
+   * multi-fields as they are; anything needing a conversion goes the general path.
+   */
+  private addMultiFieldValues(subs: readonly number[], kind: number, valueStart: number, valueEnd: number, out: ScannedValueList): boolean {
+    if (kind === 0x6e) return true;
+    if (kind !== QUOTE) return false;
+    for (const sub of subs) {
+      const type = this.slots.list[sub]!.type;
+      if (type === 'keyword' ? this.strHasEscape : type !== 'text') return false;
+      out.push(sub, valueStart + 1, valueEnd - 1, 0);
+    }
+    return true;
   }
 
   /** Index just past the scalar value at `i`, or -1 for what the fast path does not take. */

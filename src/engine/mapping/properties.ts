@@ -9,6 +9,8 @@ export const MAPPING_RESPONSE_MAX_FIELDS = 1000;
 
 export interface LeafProperty {
   type: string;
+  /** multi-fields, by the last part of their names */
+  fields?: Record<string, { type: string }>;
 }
 
 export interface ObjectProperty {
@@ -17,11 +19,26 @@ export interface ObjectProperty {
 
 export type Properties = Record<string, LeafProperty | ObjectProperty>;
 
-export function toProperties(fields: readonly FieldInfo[], maxFields = MAPPING_RESPONSE_MAX_FIELDS): Properties {
+/**
+ * `multiFieldParent` names the field a multi-field belongs to: it is listed under that field's
+ * `fields` (`message.raw` → `"message": {"type": "text", "fields": {"raw": {"type": "keyword"}}}`).
+ */
+export function toProperties(
+  fields: readonly FieldInfo[],
+  maxFields = MAPPING_RESPONSE_MAX_FIELDS,
+  multiFieldParent: (name: string) => string | undefined = () => undefined,
+): Properties {
   const root: Properties = {};
+  const leaves = new Map<string, LeafProperty>();
   const limit = Math.min(fields.length, maxFields);
   for (let i = 0; i < limit; i++) {
     const { name, type } = fields[i]!;
+    const parent = multiFieldParent(name);
+    if (parent !== undefined) {
+      const leaf = leaves.get(parent);
+      if (leaf !== undefined) (leaf.fields ??= {})[name.slice(parent.length + 1)] = { type };
+      continue;
+    }
     const parts = name.split('.');
     let level = root;
     for (let p = 0; p < parts.length - 1; p++) {
@@ -34,7 +51,9 @@ export function toProperties(fields: readonly FieldInfo[], maxFields = MAPPING_R
       }
       level = node.properties;
     }
-    level[parts[parts.length - 1]!] = { type };
+    const leaf: LeafProperty = { type };
+    leaves.set(name, leaf);
+    level[parts[parts.length - 1]!] = leaf;
   }
   return root;
 }

@@ -5,6 +5,7 @@
  * Columns are kept sparse (parallel to the doc list) and turned into the dense per-doc arrays of
  * the reader interface on demand, extended incrementally while the field sees no new term.
  */
+import { analyzerFor, type Analyzer } from '../analysis/index.js';
 import type { FieldType, OrdinalColumn } from '../segment-reader.js';
 import { F64List, I32List, U32List } from './growable.js';
 import { decodeTerm } from './term-bytes.js';
@@ -32,6 +33,8 @@ export class FieldData {
   lastDoc = -1;
   /** text: whether its terms live in the positional postings store */
   readonly positional: boolean;
+  /** text: how its values split into terms */
+  readonly analyzer: Analyzer | null;
 
   /** the first `sortedCount` terms, sorted, with their indexes within the field */
   private sorted: string[] = [];
@@ -49,6 +52,7 @@ export class FieldData {
     const hasTerms = type === 'text' || type === 'keyword' || type === 'boolean';
     this.terms = hasTerms ? new I32List(16) : null;
     this.positional = type === 'text';
+    this.analyzer = type === 'text' ? analyzerFor(name) : null;
     this.values = type === 'long' || type === 'double' || type === 'date' || type === 'boolean' ? new F64List(16) : null;
     this.firstTerm = type === 'keyword' ? new I32List(16) : null;
   }

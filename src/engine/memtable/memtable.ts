@@ -3,7 +3,7 @@
  * Readers see a consistent prefix: every array returned is a view of data written before the
  * call, and later writes only append (or move data to new arrays), never overwrite it.
  */
-import { MAX_TOKEN_LENGTH, tokenize } from '../analysis/index.js';
+import { LINE_ANALYZER, MAX_TOKEN_LENGTH } from '../analysis/index.js';
 import type { IndexedDocument } from '../document/index.js';
 import type { FieldInfo, FieldType, OrdinalColumn, PositionPostings, SegmentReader } from '../segment-reader.js';
 import { FieldData, type FieldDataSnapshot } from './field-data.js';
@@ -210,7 +210,8 @@ export class Memtable implements SegmentReader {
       this.markExists(f, d);
       switch (f.type) {
         case 'text':
-          this.lastTokenCount += this.addTextBytes(f, d, bytes, values.start[v]!, values.end[v]!);
+          if (f.analyzer === LINE_ANALYZER) this.lastTokenCount += this.addTextBytes(f, d, bytes, values.start[v]!, values.end[v]!);
+          else this.addText(f, d, [jsonAsciiString(bytes, values.start[v]!, values.end[v]!)]);
           break;
         case 'keyword': {
           const start = values.start[v]!;
@@ -374,7 +375,7 @@ export class Memtable implements SegmentReader {
     const store = this.textPostings;
     let base = 0;
     for (let v = 0; v < values.length; v++) {
-      const tokens = tokenize(String(values[v]));
+      const tokens = f.analyzer!.tokens(String(values[v]));
       for (let p = 0; p < tokens.length; p++) {
         store.addPosition(this.dict.payload(this.internString(f, tokens[p]!)), d, base + p);
       }
@@ -451,6 +452,15 @@ export class Memtable implements SegmentReader {
     if (!this.markExists(f, d)) return;
     f.values!.push(Number(values[0]));
   }
+}
+
+/**
+ * The text of a scanned JSON string (ASCII; its only escapes stand for separators: quote,
+ * backslash, slash and control characters), each escape read as a space: the same tokens.
+ */
+function jsonAsciiString(bytes: Uint8Array, start: number, end: number): string {
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
+  return raw.includes('\\') ? raw.replace(/\\./g, ' ') : raw;
 }
 
 /** Every buffer of a snapshot, to transfer it to another thread instead of copying it again. */

@@ -7,8 +7,10 @@
 /*
  * Matching, by query kind and the field's type in the segment (a field the segment lacks: no docs;
  * a field name with `*`: every matching field, values that do not fit a field's type ignored):
- * - match: text fields analyze with `tokenize` and combine tokens by operator and
- *   minimum_should_match (a query token repeated counts as often as it occurs); keyword fields
+ * - match: text fields analyze with the field's analyzer (`analyzerFor`) and combine tokens by
+ *   operator and minimum_should_match, resolved against the token count (a query token repeated
+ *   counts as often as it occurs); no token: no docs, or all with zero_terms_query `all`;
+ *   match_bool_prefix expands its last token as a prefix; keyword fields
  *   compare the whole text; long/double/date/boolean parse the text (unparseable: a 400, or no
  *   docs with `lenient`); date values cover what they name (a date-only string the whole day).
  * - phrase / phrase_prefix: token positions, slop as in Lucene's sloppy phrase (a swap costs 2);

@@ -5,7 +5,7 @@
  * to answer tiny searches where they arrive instead of paying two thread hand-offs.
  */
 import type { Query, RangeQuery } from '../../query/index.js';
-import { tokenize } from '../analysis/index.js';
+import { analyzerFor } from '../analysis/index.js';
 import type { SegmentReader } from '../segment-reader.js';
 import { resolveFieldName } from './field-names.js';
 import { valueBound } from '../segment/points-index.js';
@@ -14,7 +14,12 @@ import { toNumber } from './value-parse.js';
 /** Fields every doc has without a mapping: no dictionary or points index bounds them. */
 const BUILT_IN_FIELDS: ReadonlySet<string> = new Set(['_ts', '_lid', '_id', '_index']);
 
-function termBound(segments: readonly SegmentReader[], field: string, terms: (type: 'text' | 'keyword') => string[], all: boolean): number {
+function termBound(
+  segments: readonly SegmentReader[],
+  field: string,
+  terms: (name: string, type: 'text' | 'keyword') => string[],
+  all: boolean,
+): number {
   if (field.includes('*')) return Infinity;
   let total = 0;
   for (const segment of segments) {
@@ -25,7 +30,7 @@ function termBound(segments: readonly SegmentReader[], field: string, terms: (ty
       continue;
     }
     if (type !== 'text' && type !== 'keyword') return Infinity;
-    const list = terms(type);
+    const list = terms(name, type);
     // every token required: the rarest bounds the matches; any token: their sum does
     let bound = all && list.length > 0 ? Infinity : 0;
     for (const t of list) {
@@ -73,14 +78,17 @@ export function matchUpperBound(segments: readonly SegmentReader[], query: Query
       if (query.caseInsensitive === true || typeof query.value !== 'string') return Infinity;
       return termBound(segments, query.field, () => [String(query.value)], false);
     case 'match': {
+      // a prefix or a text without tokens has no cheap bound
+      if (query.prefixMaxExpansions !== undefined || query.zeroTermsQuery !== undefined) return Infinity;
       // a match needing only some tokens is bounded by the sum, whatever the minimum
       const all = query.operator === 'and';
-      return termBound(segments, query.field, (type) => (type === 'text' ? tokenize(query.text) : [query.text]), all);
+      return termBound(segments, query.field, (name, type) => (type === 'text' ? analyzerFor(name).tokens(query.text) : [query.text]), all);
     }
     case 'range':
       return rangeBound(segments, query);
     case 'phrase':
-      return termBound(segments, query.field, (type) => (type === 'text' ? tokenize(query.text) : [query.text]), true);
+      if (query.zeroTermsQuery !== undefined) return Infinity;
+      return termBound(segments, query.field, (name, type) => (type === 'text' ? analyzerFor(name).tokens(query.text) : [query.text]), true);
     case 'bool': {
       const required = [...query.must, ...query.filter];
       if (required.length > 0) {

@@ -18,10 +18,11 @@ import type {
   TermsQuery,
   WildcardQuery,
 } from '../../query/index.js';
-import { tokenize } from '../analysis/index.js';
+import { resolveMinimumShouldMatch } from '../../query/index.js';
+import { analyzerFor } from '../analysis/index.js';
 import type { FieldType, PositionPostings, SegmentReader } from '../segment-reader.js';
 import type { Deadline } from './deadline.js';
-import { EMPTY_DOCS, clip } from './doc-set.js';
+import { EMPTY_DOCS, clip, unionMany } from './doc-set.js';
 import { resolveFieldName } from './field-names.js';
 import { compileLuceneRegexp, compileWildcard, isMatchAllWildcard } from './patterns.js';
 import { NONE, type PlanNode } from './plan-node.js';
@@ -243,12 +244,31 @@ function exactValue(leaf: Leaf, value: RawValue, caseInsensitive: boolean, boost
   }
 }
 
+/** What a query whose text analyzes to no token matches (`zero_terms_query`). */
+function zeroTerms(zeroTermsQuery: 'all' | undefined, boost: number): PlanNode {
+  return zeroTermsQuery === 'all' ? { op: 'all', boost } : NONE;
+}
+
+/** How many of `count` tokens a match needs. */
+function requiredTokens(q: MatchQuery, count: number): number {
+  if (q.operator === 'and') return count;
+  if (q.minimumShouldMatch === undefined || count < 2) return 1;
+  return Math.max(1, resolveMinimumShouldMatch(count, q.minimumShouldMatch) ?? 1);
+}
+
 function planMatch(ctx: PlanContext, q: MatchQuery): PlanNode {
   const boost = q.boost ?? 1;
   return onField(ctx, q.field, (leaf) => {
+    if (q.prefixMaxExpansions !== undefined && leaf.kind === 'keyword') {
+      // the keyword analyzer gives the whole text as the one, last, token: a prefix
+      const terms = expandTerms(ctx.segment, leaf.field, { prefix: q.text, limit: q.prefixMaxExpansions, what: 'match_bool_prefix', deadline: ctx.deadline });
+      return termsUnion(ctx, leaf.field, terms, boost);
+    }
     if (leaf.kind !== 'text') return exactValue(lenientIf(leaf, q.lenient), q.text, false, boost);
-    const tokens = tokenize(q.text);
-    if (tokens.length === 0) return NONE;
+    const tokens = analyzerFor(leaf.field).tokens(q.text);
+    if (tokens.length === 0) return zeroTerms(q.zeroTermsQuery, boost);
+    // match_bool_prefix: the last token is a prefix, one clause of its own
+    const prefix = q.prefixMaxExpansions === undefined ? undefined : tokens.pop()!;
     const weightOf = new Map<string, number>();
     for (const t of tokens) weightOf.set(t, (weightOf.get(t) ?? 0) + 1);
     const lists: Uint32Array[] = [];
@@ -257,8 +277,15 @@ function planMatch(ctx: PlanContext, q: MatchQuery): PlanNode {
       lists.push(postingsOf(ctx, leaf.field, t));
       weights.push(w);
     }
-    const min = q.operator === 'and' ? tokens.length : Math.max(1, q.minimumShouldMatch ?? 1);
-    if (min > tokens.length) return NONE;
+    let count = tokens.length;
+    if (prefix !== undefined) {
+      const terms = expandTerms(ctx.segment, leaf.field, { prefix, limit: q.prefixMaxExpansions, what: 'match_bool_prefix', deadline: ctx.deadline });
+      lists.push(unionMany(terms.map((t) => postingsOf(ctx, leaf.field, t)), ctx.limit, ctx.deadline));
+      weights.push(1);
+      count++;
+    }
+    const min = requiredTokens(q, count);
+    if (min > count) return NONE;
     return { op: 'tokens', lists, weights, min, boost };
   });
 }
@@ -276,8 +303,8 @@ function planPhrase(ctx: PlanContext, q: PhraseQuery): PlanNode {
   const boost = q.boost ?? 1;
   return onField(ctx, q.field, (leaf) => {
     if (leaf.kind !== 'text') return exactValue(lenientIf(leaf, q.lenient), q.text, false, boost);
-    const tokens = tokenize(q.text);
-    if (tokens.length === 0) return NONE;
+    const tokens = analyzerFor(leaf.field).tokens(q.text);
+    if (tokens.length === 0) return zeroTerms(q.zeroTermsQuery, boost);
     if (tokens.length === 1) return termsUnion(ctx, leaf.field, tokens, boost);
     const slots: PositionPostings[][] = [];
     for (const t of tokens) {
@@ -299,9 +326,9 @@ function planPhrasePrefix(ctx: PlanContext, q: PhrasePrefixQuery): PlanNode {
       return termsUnion(ctx, field, terms, boost);
     }
     if (kind !== 'text') return exactValue(lenientIf(leaf, q.lenient), q.text, false, boost);
-    const tokens = tokenize(q.text);
+    const tokens = analyzerFor(field).tokens(q.text);
     const last = tokens.pop();
-    if (last === undefined) return NONE;
+    if (last === undefined) return zeroTerms(q.zeroTermsQuery, boost);
     const expansions = expandTerms(ctx.segment, field, { prefix: last, limit, what: 'match_phrase_prefix', deadline: ctx.deadline });
     if (tokens.length === 0) return termsUnion(ctx, field, expansions, boost);
     const slots: PositionPostings[][] = [];

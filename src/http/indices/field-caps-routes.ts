@@ -44,6 +44,8 @@ function indexFields(deps: ApiDeps, index: string): Map<string, Caps> {
   const mapping = deps.engine.shard(index)?.mapping;
   for (const { name, type } of mapping?.fields() ?? []) {
     out.set(name, capsOf(type));
+    // a multi-field's parent is its field, listed with its own type
+    if (mapping!.multiFieldParent(name) !== undefined) continue;
     for (let dot = name.indexOf('.'); dot > 0; dot = name.indexOf('.', dot + 1)) {
       const parent = name.slice(0, dot);
       if (!out.has(parent)) out.set(parent, capsOf('object'));

@@ -11,7 +11,7 @@ import { indexSettings, type FlatSettings } from './settings.js';
 
 /** `{"properties": {...}}`, or `{}` for an index without fields; `typed` wraps it in `_doc`. */
 export function mappingOf(shard: IndexShard, typed = false): Record<string, unknown> {
-  const properties = toProperties(shard.mapping.fields());
+  const properties = toProperties(shard.mapping.fields(), undefined, (name) => shard.mapping.multiFieldParent(name));
   if (Object.keys(properties).length === 0) return {};
   return typed ? { _doc: { properties } } : { properties };
 }

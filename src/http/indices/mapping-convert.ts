@@ -4,12 +4,15 @@
  * (integer → long, float → double, ip → keyword, ...). In a request a type we cannot index is a
  * 400; in a template it is skipped, so that the large templates of Beats and Logstash load.
  * Layers (templates by order, then the request) merge by field name, the later winning.
+ * Multi-fields (`"fields": {"raw": {"type": "keyword"}}` on a leaf) become fields of their own
+ * (`message.raw`) that name their parent; deeper multi-fields are not read.
  */
 import { BadRequestError } from '../../common/index.js';
-import type { FieldType } from '../../engine/index.js';
+import type { FieldType, MappingEntry } from '../../engine/index.js';
 import { isPlainObject } from './settings.js';
 
-export type FieldList = Array<[string, FieldType]>;
+/** Fields in declaration order; a multi-field names its parent field third. */
+export type FieldList = MappingEntry[];
 
 /** Elasticsearch field types we index, and the engine type each becomes. */
 const TYPE_MAP: ReadonlyMap<string, FieldType> = new Map<string, FieldType>([
@@ -105,8 +108,25 @@ function walk(properties: unknown, prefix: string, strict: boolean, out: FieldLi
       continue;
     }
     const ours = TYPE_MAP.get(type);
-    if (ours !== undefined) out.push([name, ours]);
-    else if (strict) throw mapperParsing(`No handler for type [${type}] declared on field [${name}]`);
+    if (ours === undefined) {
+      if (strict) throw mapperParsing(`No handler for type [${type}] declared on field [${name}]`);
+      continue;
+    }
+    out.push([name, ours]);
+    if (definition.fields !== undefined) walkMultiFields(definition.fields, name, strict, out);
+  }
+}
+
+function walkMultiFields(fields: unknown, parent: string, strict: boolean, out: FieldList): void {
+  if (!isPlainObject(fields)) throw mapperParsing(`Expected map for property [fields] on field [${parent}]`);
+  for (const [key, definition] of Object.entries(fields)) {
+    const name = `${parent}.${key}`;
+    if (!isPlainObject(definition)) throw mapperParsing(`Expected map for property [fields] on field [${name}] but got a ${typeof definition}`);
+    const type = definition.type;
+    if (typeof type !== 'string') throw mapperParsing(`No type specified for field [${key}]`);
+    const ours = TYPE_MAP.get(type);
+    if (ours !== undefined) out.push([name, ours, parent]);
+    else if (strict) throw mapperParsing(`No handler for type [${type}] declared on field [${key}]`);
   }
 }
 
@@ -123,11 +143,13 @@ function parentsOf(name: string): string[] {
  * list has an object, or the reverse) is dropped.
  */
 export function mergeFieldLists(layers: readonly FieldList[]): FieldList {
-  const merged = new Map<string, FieldType>();
+  const merged = new Map<string, MappingEntry>();
   const objectPaths = new Set<string>();
   for (const layer of layers) {
-    for (const [name, type] of layer) {
-      const parents = parentsOf(name);
+    for (const entry of layer) {
+      const name = entry[0];
+      // a multi-field's own parent is a leaf, not an object
+      const parents = parentsOf(entry[2] ?? name);
       for (const parent of parents) {
         merged.delete(parent);
         objectPaths.add(parent);
@@ -136,8 +158,9 @@ export function mergeFieldLists(layers: readonly FieldList[]): FieldList {
         for (const existing of [...merged.keys()]) if (existing.startsWith(`${name}.`)) merged.delete(existing);
         objectPaths.delete(name);
       }
-      merged.set(name, type);
+      merged.set(name, entry);
     }
   }
-  return [...merged];
+  // a multi-field whose parent a later layer replaced by an object goes with it
+  return [...merged.values()].filter((entry) => entry[2] === undefined || merged.has(entry[2]));
 }

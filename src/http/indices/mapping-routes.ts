@@ -39,7 +39,7 @@ async function putMapping(deps: ApiDeps, request: IndicesRequest): Promise<typeo
   // every index is checked before any changes, so that a conflict on one changes none
   const updates = shards.map((shard) => {
     const update = shard.mapping.update();
-    for (const [name, type] of fields) update.declare(name, type);
+    for (const [name, type, parent] of fields) update.declare(name, type, parent);
     return update;
   });
   for (const update of updates) update.commit();

@@ -18,13 +18,14 @@ export function parseMatchPhrasePrefix(body: JsonObject): Query {
   let text: string | undefined;
   let maxExpansions = DEFAULT_MAX_EXPANSIONS;
   let boost: number | undefined;
+  let zeroTerms: 'all' | undefined;
   eachKey(name, value, {
     query: (v) => (text = textOf(readRawValue(name, 'query', v))),
     max_expansions: (v) => (maxExpansions = Math.max(1, readInteger(name, 'max_expansions', v))),
     slop: ignoredNumber(name, 'slop'),
-    ...analysisKeys(name),
+    ...analysisKeys(name, (z) => (zeroTerms = z)),
     ...standardKeys(name, (b) => (boost = b)),
   });
   if (text === undefined) throw missing(name, 'requires a [query] value');
-  return withBoost({ kind: 'phrase_prefix', field, text, maxExpansions }, boost);
+  return withBoost({ kind: 'phrase_prefix', field, text, maxExpansions, ...(zeroTerms ? { zeroTermsQuery: zeroTerms } : {}) }, boost);
 }

@@ -14,12 +14,13 @@ export function parseMatchPhrase(body: JsonObject): Query {
   let text: string | undefined;
   let slop = 0;
   let boost: number | undefined;
+  let zeroTerms: 'all' | undefined;
   eachKey('match_phrase', value, {
     query: (v) => (text = textOf(readRawValue('match_phrase', 'query', v))),
     slop: (v) => (slop = Math.max(0, readInteger('match_phrase', 'slop', v))),
-    ...analysisKeys('match_phrase'),
+    ...analysisKeys('match_phrase', (z) => (zeroTerms = z)),
     ...standardKeys('match_phrase', (b) => (boost = b)),
   });
   if (text === undefined) throw missing('match_phrase', 'requires a [query] value');
-  return withBoost({ kind: 'phrase', field, text, slop }, boost);
+  return withBoost({ kind: 'phrase', field, text, slop, ...(zeroTerms ? { zeroTermsQuery: zeroTerms } : {}) }, boost);
 }

@@ -1,7 +1,6 @@
 import type { Query, RawValue } from '../ast.js';
 import { withBoost } from '../build.js';
 import { resolveMinimumShouldMatch } from '../min-should-match.js';
-import { countTextTokens } from '../text-tokens.js';
 import { invalidValue, missing, notSupported } from './errors.js';
 import { fieldEntry } from './field-entry.js';
 import {
@@ -23,24 +22,30 @@ export interface MatchSettings {
   operator: 'or' | 'and';
   minimumShouldMatch?: string | number;
   lenient?: boolean;
+  zeroTermsQuery?: 'all';
+  /** match_bool_prefix */
+  prefixMaxExpansions?: number;
 }
 
+/** More clauses than any query has: a spec that resolves for it is valid for every count. */
+const ANY_COUNT = 1e9;
+
 /**
- * One field's analyzed match. `minimum_should_match` is resolved against the number of words
- * the text analyzes into; like Elasticsearch it applies only to `or` over two or more words.
- * `_id` is not an indexed field: a match on it is an ids query.
+ * One field's analyzed match. `minimum_should_match` is checked here and resolved by the engine
+ * against the number of tokens the field's analyzer gives; like Elasticsearch it applies only
+ * to `or` over two or more tokens. `_id` is not an indexed field: a match on it is an ids query.
  */
 export function matchOn(query: string, field: string, text: string, settings: MatchSettings): Query {
   if (field === '_id') return { kind: 'ids', values: [text] };
   const q: Query = { kind: 'match', field, text, operator: settings.operator };
   const spec = settings.minimumShouldMatch;
   if (spec !== undefined && settings.operator === 'or') {
-    const tokens = countTextTokens(text);
-    const n = resolveMinimumShouldMatch(tokens, spec);
-    if (n === undefined) throw invalidValue(query, 'minimum_should_match', spec);
-    if (tokens > 1 && n > 0) q.minimumShouldMatch = n;
+    if (resolveMinimumShouldMatch(ANY_COUNT, spec) === undefined) throw invalidValue(query, 'minimum_should_match', spec);
+    q.minimumShouldMatch = spec;
   }
   if (settings.lenient) q.lenient = true;
+  if (settings.zeroTermsQuery !== undefined) q.zeroTermsQuery = settings.zeroTermsQuery;
+  if (settings.prefixMaxExpansions !== undefined) q.prefixMaxExpansions = settings.prefixMaxExpansions;
   return q;
 }
 
@@ -51,17 +56,22 @@ export function checkFuzziness(query: string, value: unknown): void {
   throw notSupported(query, 'fuzzy matching ([fuzziness])');
 }
 
-export function checkZeroTermsQuery(query: string, value: unknown): void {
+/** `zero_terms_query`: `all` when a text without tokens should match every document. */
+export function readZeroTermsQuery(query: string, value: unknown): 'all' | undefined {
   const text = readString(query, 'zero_terms_query', value).toLowerCase();
   if (text !== 'none' && text !== 'all') throw invalidValue(query, 'zero_terms_query', value, 'unsupported zero_terms_query value');
+  return text === 'all' ? 'all' : undefined;
 }
 
-/** Keys of the analyzed queries that change nothing here (analysis is fixed per field). */
-export function analysisKeys(query: string): Record<string, (value: unknown) => void> {
+/**
+ * Keys of the analyzed queries: `analyzer` and synonyms change nothing here (analysis is fixed
+ * per field); `zero_terms_query` goes to `onZeroTerms`.
+ */
+export function analysisKeys(query: string, onZeroTerms: (value: 'all' | undefined) => void): Record<string, (value: unknown) => void> {
   return {
     analyzer: ignoredString(query, 'analyzer'),
     auto_generate_synonyms_phrase_query: ignoredBoolean(query, 'auto_generate_synonyms_phrase_query'),
-    zero_terms_query: (v) => checkZeroTermsQuery(query, v),
+    zero_terms_query: (v) => onZeroTerms(readZeroTermsQuery(query, v)),
   };
 }
 
@@ -87,7 +97,7 @@ export function parseMatch(body: JsonObject): Query {
     fuzzy_transpositions: ignoredBoolean('match', 'fuzzy_transpositions'),
     fuzzy_rewrite: ignoredString('match', 'fuzzy_rewrite'),
     cutoff_frequency: ignoredNumber('match', 'cutoff_frequency'),
-    ...analysisKeys('match'),
+    ...analysisKeys('match', (z) => (settings.zeroTermsQuery = z)),
     ...standardKeys('match', (b) => (boost = b)),
   });
   if (text === undefined) throw missing('match', 'requires a [query] value');

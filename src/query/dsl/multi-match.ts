@@ -1,6 +1,6 @@
 import type { Query } from '../ast.js';
 import { onFields, parseFieldSpecs, withBoost } from '../build.js';
-import { invalidValue, missing, notSupported } from './errors.js';
+import { invalidValue, missing } from './errors.js';
 import { analysisKeys, checkFuzziness, matchOn, textOf, type MatchSettings } from './match.js';
 import { DEFAULT_MAX_EXPANSIONS } from './match-phrase-prefix.js';
 import {
@@ -19,15 +19,17 @@ import {
   type JsonObject,
 } from './values.js';
 
-type MultiMatchType = 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix';
+type MultiMatchType = 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';
 
-const TYPES: ReadonlySet<string> = new Set(['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix']);
+const TYPES: ReadonlySet<string> = new Set(['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix']);
 
 /**
  * `multi_match`: the same text on several fields (`name^boost` allowed; none or `*` means the
- * default field), ORed: a document matches when one field does. best_fields, most_fields and
- * cross_fields differ in Elasticsearch only in scoring and, for cross_fields, in letting the
- * words of an `and` query spread over the fields; here all three match field by field.
+ * default field; `*` patterns such as `mess*` name every matching field), ORed: a document
+ * matches when one field does. best_fields, most_fields and cross_fields differ in Elasticsearch
+ * only in scoring and, for cross_fields, in letting the words of an `and` query spread over the
+ * fields; here all three match field by field. phrase, phrase_prefix and bool_prefix are
+ * match_phrase, match_phrase_prefix and match_bool_prefix on each field.
  */
 export function parseMultiMatch(body: JsonObject): Query {
   const name = 'multi_match';
@@ -55,17 +57,20 @@ export function parseMultiMatch(body: JsonObject): Query {
     cutoff_frequency: ignoredNumber(name, 'cutoff_frequency'),
     tie_breaker: ignoredNumber(name, 'tie_breaker'),
     use_dis_max: ignoredBoolean(name, 'use_dis_max'),
-    ...analysisKeys(name),
+    ...analysisKeys(name, (z) => (settings.zeroTermsQuery = z)),
     ...standardKeys(name, (b) => (boost = b)),
   });
   if (text === undefined) throw missing(name, 'requires a [query] value');
   const words = text;
+  const shared = { ...(settings.lenient ? { lenient: true } : {}), ...(settings.zeroTermsQuery ? { zeroTermsQuery: settings.zeroTermsQuery } : {}) };
+  // set by the key handlers above, which the compiler does not follow
+  if ((type as MultiMatchType) === 'bool_prefix') settings.prefixMaxExpansions = maxExpansions;
   const q = onFields(parseFieldSpecs(fields.length > 0 ? fields : ['*']), (field): Query => {
     switch (type) {
       case 'phrase':
-        return { kind: 'phrase', field, text: words, slop, ...(settings.lenient ? { lenient: true } : {}) };
+        return { kind: 'phrase', field, text: words, slop, ...shared };
       case 'phrase_prefix':
-        return { kind: 'phrase_prefix', field, text: words, maxExpansions, ...(settings.lenient ? { lenient: true } : {}) };
+        return { kind: 'phrase_prefix', field, text: words, maxExpansions, ...shared };
       default:
         return matchOn(name, field, words, settings);
     }
@@ -75,7 +80,6 @@ export function parseMultiMatch(body: JsonObject): Query {
 
 function readType(value: unknown): MultiMatchType {
   const text = readString('multi_match', 'type', value).toLowerCase();
-  if (text === 'bool_prefix') throw notSupported('multi_match', 'type [bool_prefix]');
   if (!isType(text)) throw invalidValue('multi_match', 'type', value, 'unknown type');
   return text;
 }

@@ -11,6 +11,7 @@ import { parseMatch } from './match.js';
 import { parseMatchAll } from './match-all.js';
 import { parseMatchNone } from './match-none.js';
 import { parseMatchPhrase } from './match-phrase.js';
+import { parseMatchBoolPrefix } from './match-bool-prefix.js';
 import { parseMatchPhrasePrefix } from './match-phrase-prefix.js';
 import { parseMultiMatch } from './multi-match.js';
 import { parsePrefix } from './prefix.js';
@@ -30,6 +31,7 @@ const KINDS: Readonly<Record<string, QueryKindParser>> = {
   match: parseMatch,
   match_phrase: parseMatchPhrase,
   match_phrase_prefix: parseMatchPhrasePrefix,
+  match_bool_prefix: parseMatchBoolPrefix,
   multi_match: parseMultiMatch,
   query_string: parseQueryStringQuery,
   simple_query_string: parseSimpleQueryStringQuery,

@@ -89,6 +89,15 @@ test('a scanned document is indexed and stored exactly as the general path would
     '{"_line":"x","tags":["p","q"],"user":{"name":"n"}}',
     '{"_line":"last one","x":1e3,"ok":true}',
   ];
+  assert.equal(indexBothWays(lines, seededMapping), 6, 'all but the non-ASCII and the nested document are scanned');
+});
+
+/**
+ * Indexes the lines as the write path does (scanned where possible) and all through the general
+ * path, each into a memtable over a mapping from `makeMapping`; checks that both hold the same
+ * and returns how many lines were scanned.
+ */
+function indexBothWays(lines: readonly string[], makeMapping: () => IndexMapping): number {
   const body = Buffer.from(lines.join('\n'));
   const starts: number[] = [];
   for (let at = 0, i = 0; i < lines.length; i++) {
@@ -97,7 +106,7 @@ test('a scanned document is indexed and stored exactly as the general path would
   }
 
   // the write path: scan where possible, else build
-  const mapping = seededMapping();
+  const mapping = makeMapping();
   const slots = new FieldSlots(mapping);
   const scanner = new DocumentScanner(slots);
   const batch = new ShardWriteBatch(body, slots.list, lines.length);
@@ -115,14 +124,13 @@ test('a scanned document is indexed and stored exactly as the general path would
       batch.addGeneral(buildDocument(parseDocumentText(line), mapping, identity, RECEIVED_TS, line));
     }
   });
-  assert.equal(scannedCount, 6, 'all but the non-ASCII and the nested document are scanned');
   batch.walRecord('logs');
   const viaScanner = new Memtable('a');
   const counts: Array<[number, number]> = [];
   batch.addTo(viaScanner, (fields, tokens) => counts.push([fields, tokens]));
 
   // the general path for every document
-  const generalMapping = seededMapping();
+  const generalMapping = makeMapping();
   const viaGeneral = new Memtable('b');
   const generalCounts: Array<[number, number]> = [];
   lines.forEach((line, i) => {
@@ -134,4 +142,28 @@ test('a scanned document is indexed and stored exactly as the general path would
   assert.deepEqual(dumpReader(viaScanner), dumpReader(viaGeneral));
   assert.deepEqual(counts, generalCounts);
   assert.deepEqual(mapping.toJSON(), generalMapping.toJSON());
+  return scannedCount;
+}
+
+test('declared text fields (standard analyzer) and multi-fields are indexed alike on both paths', () => {
+  const makeMapping = () => {
+    const mapping = new IndexMapping();
+    mapping.declare('message', 'text');
+    mapping.declare('message.raw', 'keyword', 'message');
+    mapping.declare('message.words', 'text', 'message');
+    mapping.declare('host', 'keyword');
+    mapping.declare('host.text', 'text', 'host');
+    buildDocument({ _line: 'seed', message: 'seed', host: 'h', _ts: 1 }, mapping, { id: 1n, lid: 1 }, RECEIVED_TS);
+    return mapping;
+  };
+  const lines = [
+    `{"message":"The 2 QUICK Brown-Foxes jumped over the lazy dog's bone.","host":"Web-1"}`,
+    '{"message":"db-1.example.com:5432 after 3.5s, user@example.com","_line":"also a line"}',
+    '{"message":"quoted \\"word\\" and back\\\\slash\\nnext\\tline","host":"web-2"}', // escapes: the keyword goes the general path
+    '{"message":"Zürich ÜBER straße","host":"web-3"}',
+    '{"message":null,"host":"web-4"}',
+    '{"message":["one value","two values"]}',
+    `{"message":"${'w'.repeat(600)} tail"}`,
+  ];
+  assert.equal(indexBothWays(lines, makeMapping), 4, 'the escaped, non-ASCII and array documents take the general path');
 });

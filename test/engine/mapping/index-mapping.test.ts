@@ -179,3 +179,33 @@ test('fromJSON refuses malformed input', () => {
     assert.throws(() => IndexMapping.fromJSON(bad), (err: unknown) => err instanceof SvcError && err.type === 'corrupt_index_exception');
   }
 });
+
+test('multi-fields: declared under a field, indexed from its values, kept through JSON', () => {
+  const m = new IndexMapping();
+  m.declare('message', 'text');
+  assert.equal(m.declare('message.raw', 'keyword', 'message'), true);
+  assert.equal(m.declare('message.raw', 'keyword', 'message'), false, 'declaring it again changes nothing');
+  assert.equal(m.multiFieldParent('message.raw'), 'message');
+  assert.deepEqual(m.multiFields('message'), ['message.raw']);
+  assert.equal(m.isObject('message'), false, 'the parent stays a leaf');
+  const u = m.update('7');
+  assert.equal(u.valueFor('message', 'Hello World'), 'Hello World');
+  assert.equal(u.multiFieldValue('message.raw', 'Hello World'), 'Hello World');
+  fails(() => u.valueFor('message.raw', 'x'), 'mapper_parsing_exception', /Existing mapping for \[message\] must be of type object but found \[text\]/);
+  fails(() => u.enterObject('message', { raw: 'x' }), 'mapper_parsing_exception', /failed to parse field \[message\] of type \[text\]/);
+  const copy = IndexMapping.fromJSON(JSON.parse(JSON.stringify(m.toJSON())));
+  assert.deepEqual(copy.toJSON(), { fields: [['message', 'text'], ['message.raw', 'keyword', 'message']] });
+  assert.deepEqual(copy.multiFields('message'), ['message.raw']);
+});
+
+test('multi-field conflicts are 400s', () => {
+  const m = new IndexMapping();
+  m.declare('message', 'text');
+  m.declare('message.raw', 'keyword', 'message');
+  fails(() => m.declare('message.raw', 'long', 'message'), 'illegal_argument_exception', 'mapper [message.raw] cannot be changed from type [keyword] to [long]');
+  fails(() => m.declare('message.raw', 'keyword'), 'illegal_argument_exception', /defined more than once as a multi-field and a field/);
+  fails(() => m.declare('other.raw', 'keyword', 'other'), 'illegal_argument_exception', /needs its field \[other\] declared first/);
+  fails(() => m.declare('message.raw.x', 'keyword', 'message.raw'), 'illegal_argument_exception', /needs its field/);
+  fails(() => m.declare('message.other', 'keyword'), 'illegal_argument_exception', /can't merge a non object mapping \[message\]/);
+  assert.throws(() => IndexMapping.fromJSON({ fields: [['a.b', 'keyword', 'a']] }), /bad field entry/);
+});

@@ -34,3 +34,15 @@ test('at most the first 1,000 fields are listed', () => {
   assert.equal(keys[999], 'f999');
   assert.equal(Object.keys(toProperties(m.fields(), 3)).length, 3);
 });
+
+test('multi-fields are listed under their field', () => {
+  const m = new IndexMapping();
+  m.declare('http.message', 'text');
+  m.declare('http.message.raw', 'keyword', 'http.message');
+  m.declare('host', 'keyword');
+  const props = toProperties(m.fields(), undefined, (name) => m.multiFieldParent(name));
+  assert.deepEqual(props, {
+    http: { properties: { message: { type: 'text', fields: { raw: { type: 'keyword' } } } } },
+    host: { type: 'keyword' },
+  });
+});

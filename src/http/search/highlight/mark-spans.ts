@@ -1,10 +1,10 @@
 /**
  * Where a query's clauses match in one field value: `[start, end)` ranges of the value to tag.
- * Text fields (`_line` and fields declared `text`) are split with the index's own tokenizer, so a
+ * Text fields (`_line` and fields declared `text`) are split with the field's own analyzer, so a
  * word is tagged exactly when the index would match it; keyword fields match whole, so a matching
  * keyword is tagged whole. Patterns are lowercased on text fields, as the search does.
  */
-import { compileLuceneRegexp, compileWildcard, tokenize, tokenSpans, type TokenSpan } from '../../../engine/index.js';
+import { analyzerFor, compileLuceneRegexp, compileWildcard, type Analyzer, type TokenSpan } from '../../../engine/index.js';
 import { fieldPattern } from '../field-pattern.js';
 import type { HighlightClause } from './query-terms.js';
 
@@ -32,13 +32,13 @@ function patternTest(clause: Extract<HighlightClause, { kind: 'pattern' }>, lowe
 }
 
 /** Spans of a text field's value: tokens the clauses name, phrases where the tokens line up. */
-function textSpans(value: string, clauses: readonly HighlightClause[]): Span[] {
-  const tokens = tokenSpans(value);
+function textSpans(analyzer: Analyzer, value: string, clauses: readonly HighlightClause[]): Span[] {
+  const tokens = analyzer.spans(value);
   const marked = new Uint8Array(tokens.length);
   for (const clause of clauses) {
     switch (clause.kind) {
       case 'match': {
-        const words = new Set(tokenize(clause.text));
+        const words = new Set(analyzer.tokens(clause.text));
         tokens.forEach((t, i) => words.has(t.token) && (marked[i] = 1));
         break;
       }
@@ -53,7 +53,7 @@ function textSpans(value: string, clauses: readonly HighlightClause[]): Span[] {
         break;
       }
       case 'phrase':
-        markPhrases(tokens, tokenize(clause.text), clause.slop, clause.prefix, marked);
+        markPhrases(tokens, analyzer.tokens(clause.text), clause.slop, clause.prefix, marked);
         break;
     }
   }
@@ -106,7 +106,7 @@ function keywordSpans(value: string, clauses: readonly HighlightClause[]): Span[
 }
 
 /** Sorted, non-overlapping spans of `value` that the clauses match, for a text or keyword field. */
-export function matchSpans(value: string, kind: 'text' | 'keyword', clauses: readonly HighlightClause[]): Span[] {
+export function matchSpans(field: string, value: string, kind: 'text' | 'keyword', clauses: readonly HighlightClause[]): Span[] {
   if (value === '' || clauses.length === 0) return [];
-  return kind === 'text' ? textSpans(value, clauses) : keywordSpans(value, clauses);
+  return kind === 'text' ? textSpans(analyzerFor(field), value, clauses) : keywordSpans(value, clauses);
 }

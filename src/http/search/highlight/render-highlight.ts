@@ -27,7 +27,7 @@ function highlightOne(field: string, kind: 'text' | 'keyword', values: readonly 
   const clauses = f.requireFieldMatch ? f.clauses.filter((c) => clauseIsOn(c.field, field)) : f.clauses;
   const out: string[] = [];
   for (const value of values) {
-    const spans = matchSpans(value, kind, clauses);
+    const spans = matchSpans(field, value, kind, clauses);
     if (spans.length === 0) continue;
     const room = f.numberOfFragments === 0 ? Infinity : f.numberOfFragments - out.length;
     if (room <= 0) break;
