@@ -116,7 +116,7 @@ test('a scanned document is indexed and stored exactly as the general path would
     }
   });
   assert.equal(scannedCount, 6, 'all but the non-ASCII and the nested document are scanned');
-  batch.walRecord('logs');
+  batch.walRecord('logs', 'uuid-of-logs');
   const viaScanner = new Memtable('a');
   const counts: Array<[number, number]> = [];
   batch.addTo(viaScanner, (fields, tokens) => counts.push([fields, tokens]));
