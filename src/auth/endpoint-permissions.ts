@@ -103,10 +103,15 @@ seed(['PUT'], ['/_template/:index', '/:index', '/:index/_mapping'], index('write
 added(['PUT'], ['/_bulk', '/:index/_bulk', '/:index/_settings'], index('write'));
 added(['POST'], ['/_flush', '/_refresh', '/:index/_refresh'], index('write'));
 added(['DELETE'], ['/_template/:index'], index('write'));
+// one document written by `_id`, as a bulk item would be
+added(['PUT', 'POST'], ['/:index/_doc/:id', '/:index/_create/:id'], index('write'));
+added(['POST'], ['/:index/_doc', '/:index/_update/:id'], index('write'));
+added(['POST'], ['/_forcemerge', '/:index/_forcemerge'], index('write'));
 added(['PUT', 'POST', 'DELETE'], ['/:index/_alias/:aliases', '/:index/_aliases/:aliases'], index('write'));
 
 // index / delete
 seed(['DELETE'], ['/:index'], index('delete'));
+added(['DELETE'], ['/:index/_doc/:id'], index('delete'));
 
 // database / manage_security
 seed(['GET', 'POST'], ['/v1/api_keys'], BOOTSTRAP_SECURITY);

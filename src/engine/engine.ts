@@ -669,6 +669,26 @@ export class Engine {
     return out;
   }
 
+  /**
+   * `_forcemerge`: flushes the index, then merges all its segments into one (dropping deleted
+   * documents), or, with `onlyExpungeDeletes`, each segment holding deleted documents on its own.
+   */
+  async forceMerge(name: string, onlyExpungeDeletes = false): Promise<void> {
+    await this.flush([name]);
+    const shard = this.requireShard(name);
+    await this.compactor.idle();
+    const records = shard.segmentRecords();
+    const level = Math.max(0, ...records.map((r) => r.level));
+    const plans = onlyExpungeDeletes
+      ? records.filter((r) => shard.deletedInSegments([r.id]).lids.length > 0).map((r) => ({ from: r.level, to: r.level, segmentIds: [r.id] }))
+      : records.length > 1 || (records.length === 1 && shard.deletedInSegments([records[0]!.id]).lids.length > 0)
+        ? [{ from: level, to: level + 1, segmentIds: records.map((r) => r.id) }]
+        : [];
+    for (const plan of plans) {
+      if (!(await this.compactor.merge(shard, plan))) throw new SvcError('merge_exception', 500, `force merge of index [${name}] failed; its segments stay as they were`);
+    }
+  }
+
   /** Resolves when queued compactions are done (tests, shutdown). */
   compactionIdle(): Promise<void> {
     return this.compactor.idle();
