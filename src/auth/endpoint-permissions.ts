@@ -93,6 +93,11 @@ added(
   index('read'),
 );
 
+// documents by `_id` and `_mget`: reads like `_search`; the typed search forms with type `_doc`
+// are routes of their own (the document routes would take `_search` for an `_id`)
+added(['GET'], ['/:index/_doc/:id', '/:index/_source/:id'], index('read'));
+added(['GET', 'POST'], ['/_mget', '/:index/_mget', '/:index/_doc/_search', '/:index/_doc/_count'], index('read'));
+
 // open to every authenticated request since 1.23.0 (GET /_cat/indices lists readable indexes only)
 seed(['GET'], ['/_cat/indices', '/_license', '/_xpack'], AUTHENTICATED);
 added(['GET'], ['/'], AUTHENTICATED);

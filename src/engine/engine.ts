@@ -676,16 +676,16 @@ export class Engine {
   async forceMerge(name: string, onlyExpungeDeletes = false): Promise<void> {
     await this.flush([name]);
     const shard = this.requireShard(name);
-    await this.compactor.idle();
-    const records = shard.segmentRecords();
-    const level = Math.max(0, ...records.map((r) => r.level));
-    const plans = onlyExpungeDeletes
-      ? records.filter((r) => shard.deletedInSegments([r.id]).lids.length > 0).map((r) => ({ from: r.level, to: r.level, segmentIds: [r.id] }))
-      : records.length > 1 || (records.length === 1 && shard.deletedInSegments([records[0]!.id]).lids.length > 0)
-        ? [{ from: level, to: level + 1, segmentIds: records.map((r) => r.id) }]
-        : [];
-    for (const plan of plans) {
-      if (!(await this.compactor.merge(shard, plan))) throw new SvcError('merge_exception', 500, `force merge of index [${name}] failed; its segments stay as they were`);
+    const plansOf = () => {
+      const records = shard.segmentRecords();
+      const holdsDeletes = (id: string) => shard.deletedInSegments([id]).lids.length > 0;
+      if (onlyExpungeDeletes) return records.filter((r) => holdsDeletes(r.id)).map((r) => ({ from: r.level, to: r.level, segmentIds: [r.id] }));
+      if (records.length === 0 || (records.length === 1 && !holdsDeletes(records[0]!.id))) return [];
+      const level = Math.max(...records.map((r) => r.level));
+      return [{ from: level, to: level + 1, segmentIds: records.map((r) => r.id) }];
+    };
+    if (!(await this.compactor.runPlans(shard, plansOf))) {
+      throw new SvcError('merge_exception', 500, `force merge of index [${name}] failed; its segments stay as they were`);
     }
   }
 

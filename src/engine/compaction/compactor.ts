@@ -51,6 +51,22 @@ export class Compactor {
     return this.running;
   }
 
+  /**
+   * Runs merges the caller plans (from the shard's segments at the time they run) in the queue
+   * of scheduled ones, so that no two merges take the same segments; false when one failed.
+   */
+  runPlans(shard: IndexShard, plansOf: () => MergePlan[]): Promise<boolean> {
+    const done = this.running.then(async () => {
+      for (const plan of plansOf()) if (!(await this.merge(shard, plan))) return false;
+      return true;
+    });
+    this.running = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
   private async compactFully(shard: IndexShard): Promise<void> {
     for (let plan = nextMerge(shard.segmentRecords(), this.policy); plan; plan = nextMerge(shard.segmentRecords(), this.policy)) {
       if (shard.closed) return;

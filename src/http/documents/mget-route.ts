@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError, SvcError } from '../../common/index.js';
-import { forbiddenIndexError, type AccessContext } from '../../auth/index.js';
+import { assertNamedIndicesPermitted, forbiddenIndexError, type AccessContext } from '../../auth/index.js';
 import type { ApiDeps } from '../deps.js';
 import { esErrorObject } from '../error-render.js';
 import { jsonObjectBody } from '../request-body.js';
@@ -27,6 +27,7 @@ interface MgetDoc {
 export function registerMgetRoutes(app: FastifyInstance, deps: ApiDeps, accessOf: (request: FastifyRequest) => AccessContext): void {
   const handler = async (request: FastifyRequest<{ Params: MgetParams; Querystring: QueryParams }>, reply: FastifyReply) => {
     const access = accessOf(request);
+    if (request.params.index !== undefined) assertNamedIndicesPermitted(access, 'read', [request.params.index]);
     const docs = parseMget(request.body, request.params.index, request.query);
     const parts: string[] = [];
     for (const doc of docs) parts.push(await renderDoc(deps, access, doc));
