@@ -93,6 +93,11 @@ added(
   index('read'),
 );
 
+// documents by `_id` and `_mget`: reads like `_search`; the typed search forms with type `_doc`
+// are routes of their own (the document routes would take `_search` for an `_id`)
+added(['GET'], ['/:index/_doc/:id', '/:index/_source/:id'], index('read'));
+added(['GET', 'POST'], ['/_mget', '/:index/_mget', '/:index/_doc/_search', '/:index/_doc/_count'], index('read'));
+
 // open to every authenticated request since 1.23.0 (GET /_cat/indices lists readable indexes only)
 seed(['GET'], ['/_cat/indices', '/_license', '/_xpack'], AUTHENTICATED);
 added(['GET'], ['/'], AUTHENTICATED);
@@ -106,10 +111,15 @@ seed(['PUT'], ['/_template/:index', '/:index', '/:index/_mapping'], index('write
 added(['PUT'], ['/_bulk', '/:index/_bulk', '/:index/_settings'], index('write'));
 added(['POST'], ['/_flush', '/_refresh', '/:index/_refresh'], index('write'));
 added(['DELETE'], ['/_template/:index'], index('write'));
+// one document written by `_id`, as a bulk item would be
+added(['PUT', 'POST'], ['/:index/_doc/:id', '/:index/_create/:id'], index('write'));
+added(['POST'], ['/:index/_doc', '/:index/_update/:id'], index('write'));
+added(['POST'], ['/_forcemerge', '/:index/_forcemerge'], index('write'));
 added(['PUT', 'POST', 'DELETE'], ['/:index/_alias/:aliases', '/:index/_aliases/:aliases'], index('write'));
 
 // index / delete
 seed(['DELETE'], ['/:index'], index('delete'));
+added(['DELETE'], ['/:index/_doc/:id'], index('delete'));
 
 // database / manage_security
 seed(['GET', 'POST'], ['/v1/api_keys'], BOOTSTRAP_SECURITY);

@@ -3,7 +3,7 @@
  * Nothing here imports from another src folder.
  */
 export * from './errors.js';
-export { IdGenerator, idTimestampMs, ID_EPOCH_MS } from './ids.js';
+export { IdGenerator, idTimestampMs, ID_EPOCH_MS, CLIENT_KEY_FLAG, clientKey, isClientKey, parseGeneratedId } from './ids.js';
 export { crc32 } from './crc32.js';
 export { validateIndexName } from './index-name.js';
 export { parseDateMath, parseDateValue } from './date-math.js';

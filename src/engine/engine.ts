@@ -7,12 +7,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { BadRequestError, IdGenerator, SvcError, validateIndexName, IndexNotFoundError, ResourceExistsError, idTimestampMs, ID_EPOCH_MS } from '../common/index.js';
-import { buildDocument, parseDocumentText } from './document/index.js';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  BadRequestError,
+  ConflictError,
+  IdGenerator,
+  NotFoundError,
+  SvcError,
+  validateIndexName,
+  IndexNotFoundError,
+  ResourceExistsError,
+  idTimestampMs,
+  ID_EPOCH_MS,
+  clientKey,
+  isClientKey,
+  parseGeneratedId,
+} from '../common/index.js';
+import { buildDocument, identityMembers, identityOfBytes, parseDocumentText, splitIdentity, withIdentity } from './document/index.js';
+import { walDeletesRecord } from './ingest/wal-record.js';
+import { fromStoredSource, type StoredDocument } from './search/index.js';
 import { Wal } from './wal/index.js';
 import { openSegment } from './segment/index.js';
 import { ShardWriteBatch, WalRecordReader, type ScannedDocument } from './ingest/index.js';
-import { IndexShard, type OpenSegment } from './shard/index-shard.js';
+import { IndexShard, type KeyEntry, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
 import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
@@ -42,11 +59,40 @@ export interface EngineOptions {
   onDocumentIndexed?: (fields: number, tokens: number) => void;
 }
 
-/** One document of a write: its JSON text is bytes [start, end) of the request body. */
+/** What a write op does to its document (Elasticsearch's bulk actions). */
+export type WriteAction = 'index' | 'create' | 'update' | 'delete';
+
+/** An update: a partial document merged into the current one, or a document for a missing one. */
+export interface UpdateRequest {
+  doc?: Record<string, unknown>;
+  upsert?: Record<string, unknown>;
+  /** a missing document is created from `doc` */
+  docAsUpsert?: boolean;
+}
+
+/**
+ * One op of a write. `index` and `create` carry a document whose JSON text is bytes
+ * [start, end) of the request body; `update` and `delete` name a document by `_id`.
+ */
 export interface WriteOp {
   index: string;
   start: number;
   end: number;
+  /** `index` when absent */
+  action?: WriteAction;
+  /** the client-supplied `_id`; a document without one gets a generated id */
+  id?: string;
+  update?: UpdateRequest;
+}
+
+/** What became of a document, as Elasticsearch words it. */
+export type WriteResult = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';
+
+/** A document read by `_id`. */
+export interface FoundDocument extends StoredDocument {
+  index: string;
+  /** `_seq_no` + 1 */
+  lid: number;
 }
 
 /** What a new index starts with besides its name. */
@@ -75,8 +121,24 @@ export interface AliasLink {
 }
 
 export type WriteOutcome =
-  | { ok: true; index: string; id: string; lid: number }
-  | { ok: false; index: string; error: SvcError; /** the document's id, when it got one before failing */ id?: string };
+  /** `lid`: the document's `_lid` (`_seq_no` + 1); for a delete or noop, the last lid handed out */
+  | { ok: true; index: string; id: string; lid: number; version: number; result: WriteResult }
+  /** `id`: the document's id, when it got one before failing */
+  | { ok: false; index: string; id?: string; error: SvcError };
+
+/** The per-shard state of one write: its batch, the deletes it logs, and how to undo its key changes. */
+interface ShardWrite {
+  shard: IndexShard;
+  batch: ShardWriteBatch;
+  deletedLids: number[];
+  deletedIds: bigint[];
+  /** keys changed by the write, in order: the key, what it held before, what the write set */
+  undo: Array<[bigint, KeyEntry | undefined, KeyEntry | undefined]>;
+  /** lids of its documents with client-supplied ids, readable by updates until they are added */
+  inFlight: number[];
+  /** the id the document being added got, so that a failure to parse it can name it */
+  attemptedId: string | undefined;
+}
 
 export class Engine {
   private readonly shards = new Map<string, IndexShard>();
@@ -186,7 +248,8 @@ export class Engine {
 
   private observeIds(ids: BigUint64Array): void {
     let max = 0n;
-    for (let i = 0; i < ids.length; i++) if (ids[i]! > max) max = ids[i]!;
+    // client-supplied ids are keys, not times: generated ids need not follow them
+    for (let i = 0; i < ids.length; i++) if (ids[i]! > max && !isClientKey(ids[i]!)) max = ids[i]!;
     if (max > 0n) this.ids.observe(max);
   }
 
@@ -200,10 +263,20 @@ export class Engine {
       const record = new WalRecordReader(payload, `wal seq ${seq}`);
       const shard = this.shards.get(record.index);
       const durable = shard ? shard.durableMaxLid() : 0;
+      const belongs = shard !== undefined && replaysInto(shard, record);
       while (record.next()) {
-        this.ids.observe(record.id);
-        if (!shard || !replaysInto(shard, record)) continue;
+        if (!isClientKey(record.id)) this.ids.observe(record.id);
+        if (!belongs) continue;
+        if (record.deletes) {
+          shard.replayDelete(record.id, record.lid, seq);
+          continue;
+        }
         shard.observeLid(record.lid);
+        if (isClientKey(record.id)) {
+          // the key's version is in the logged source: writes taken during the replay count on from it
+          const identity = identityOfBytes(payload, record.sourceStart, record.sourceEnd);
+          shard.noteKey(record.id, record.lid, identity?.version ?? 0);
+        }
         if (record.lid > durable) {
           shard.beginRecovery();
           this.replayNeeded = true;
@@ -225,10 +298,12 @@ export class Engine {
     for await (const { seq, payload } of this.wal.replay()) {
       const record = new WalRecordReader(payload, `wal seq ${seq}`);
       const shard = this.shards.get(record.index);
+      if (record.deletes) continue;
       const batch = shard ? new ShardWriteBatch(payload, shard.fieldSlots.list, record.count) : undefined;
       const durable = shard ? shard.durableMaxLid() : 0;
+      const belongs = shard !== undefined && replaysInto(shard, record);
       while (record.next()) {
-        if (!shard || !batch || !replaysInto(shard, record) || record.lid <= durable) {
+        if (!shard || !batch || !belongs || record.lid <= durable) {
           skipped++;
           continue;
         }
@@ -236,11 +311,15 @@ export class Engine {
         if (shard.fieldSlots.ready && shard.storedSourceScanner.scan(payload, sourceStart, sourceEnd, batch.values, scanned)) {
           batch.addStored(id, ts, lid, sourceStart, sourceEnd);
         } else {
-          batch.addGeneral(buildDocument(JSON.parse(record.source()), shard.mapping, { id, lid }, ts));
+          // the identity members of a client-supplied `_id` are metadata the build drops: kept as they were
+          const split = isClientKey(id) ? splitIdentity(record.source()) : null;
+          const doc = buildDocument(JSON.parse(split?.base ?? record.source()), shard.mapping, { id, lid }, ts);
+          if (split) doc.source = withIdentity(doc.source, split.identity.id, split.identity.version);
+          batch.addGeneral(doc);
         }
       }
       if (shard && batch && batch.size > 0) {
-        batch.walRecord(shard.name);
+        batch.walRecord(shard.name, shard.uuid);
         shard.addRecovered(batch, seq);
         replayed += batch.size;
       }
@@ -377,50 +456,176 @@ export class Engine {
     const outcomes: WriteOutcome[] = new Array(ops.length);
     const opsPerIndex = new Map<string, number>();
     for (const op of ops) opsPerIndex.set(op.index, (opsPerIndex.get(op.index) ?? 0) + 1);
-    const batches = new Map<string, { shard: IndexShard; batch: ShardWriteBatch }>();
+    // an update reads the current document, which a replay may not have brought back yet
+    if (!this.recoveredFlag && ops.some((op) => op.action === 'update')) await this.recover();
+    const writes = new Map<string, ShardWrite>();
     for (const [name, count] of opsPerIndex) {
       try {
         const shard = await this.ensureIndex(name);
-        batches.set(name, { shard, batch: new ShardWriteBatch(body, shard.fieldSlots.list, count) });
+        writes.set(name, { shard, batch: new ShardWriteBatch(body, shard.fieldSlots.list, count), deletedLids: [], deletedIds: [], undo: [], inFlight: [], attemptedId: undefined });
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
-        for (let i = 0; i < ops.length; i++) if (ops[i]!.index === name) outcomes[i] = { ok: false, index: name, error: err };
+        for (let i = 0; i < ops.length; i++) if (ops[i]!.index === name) outcomes[i] = { ok: false, index: name, id: ops[i]!.id, error: err };
       }
     }
 
-    // Give every document its identity in one synchronous pass, so lids follow WAL order.
+    // Give every document its identity in one synchronous pass, so lids follow WAL order and
+    // each op sees the ops before it (a replace, a delete, an update of the same `_id`).
     const scanned: ScannedDocument = { ts: NaN, keepEnd: 0 };
     for (let i = 0; i < ops.length; i++) {
       if (outcomes[i]) continue;
       const op = ops[i]!;
-      const { shard, batch } = batches.get(op.index)!;
-      let id: bigint | undefined;
+      const write = writes.get(op.index)!;
       try {
-        id = this.ids.next();
-        const lid = shard.peekLid();
-        if (shard.fieldSlots.ready && shard.scanner.scan(body, op.start, op.end, batch.values, scanned)) {
-          const hasTs = !Number.isNaN(scanned.ts);
-          batch.addScanned(id, hasTs ? scanned.ts : receivedTs, lid, hasTs, op.start, scanned.keepEnd);
-        } else {
-          const text = body.toString('utf8', op.start, op.end);
-          batch.addGeneral(buildDocument(parseDocumentText(text), shard.mapping, { id, lid }, receivedTs, text));
+        switch (op.action) {
+          case 'delete':
+            outcomes[i] = this.deleteOne(write, op.id!);
+            break;
+          case 'update':
+            outcomes[i] = this.updateOne(write, body, op, receivedTs, scanned);
+            break;
+          default:
+            outcomes[i] = this.indexOne(write, body, op, receivedTs, scanned);
         }
-        shard.takeLid();
-        outcomes[i] = { ok: true, index: op.index, id: id.toString(), lid };
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
-        outcomes[i] = { ok: false, index: op.index, error: err, id: id?.toString() };
+        outcomes[i] = { ok: false, index: op.index, id: op.id ?? write.attemptedId, error: err };
       }
     }
 
-    const entries = [...batches.values()].filter((e) => e.batch.size > 0);
+    const entries = [...writes.values()].filter((e) => e.batch.size > 0 || e.deletedLids.length > 0);
     if (entries.length === 0) return outcomes;
-    const { seq } = await this.wal.append(entries.map((e) => e.batch.walRecord(e.shard.name)));
+    const records: Buffer[] = [];
+    for (const e of entries) {
+      if (e.batch.size > 0) records.push(e.batch.walRecord(e.shard.name, e.shard.uuid));
+      if (e.deletedLids.length > 0) records.push(walDeletesRecord(e.shard.name, e.shard.uuid, e.deletedLids, e.deletedIds));
+    }
+    let seq: number;
+    try {
+      ({ seq } = await this.wal.append(records));
+    } catch (err) {
+      for (const e of entries) {
+        undoKeys(e);
+        for (const lid of e.inFlight) e.shard.inFlight.delete(lid);
+      }
+      throw err;
+    }
+    for (const e of entries) e.shard.applyDeletes(e.deletedLids, seq);
     // queued at once, in the log's order, for every shard of the write; added in slices
-    await Promise.all(entries.map(({ shard, batch }) => shard.addBatch(batch, seq, this.opts.onDocumentIndexed)));
+    try {
+      await Promise.all(entries.filter((e) => e.batch.size > 0).map(({ shard, batch }) => shard.addBatch(batch, seq, this.opts.onDocumentIndexed)));
+    } finally {
+      for (const e of entries) for (const lid of e.inFlight) e.shard.inFlight.delete(lid);
+    }
     for (const { shard } of entries) this.flushIfFull(shard);
     this.flushIfLogFull();
     return outcomes;
+  }
+
+  /** `index` and `create`: a new document, replacing the live one with its `_id` (`index`). */
+  private indexOne(write: ShardWrite, body: Buffer, op: WriteOp, receivedTs: number, scanned: ScannedDocument, text?: string): WriteOutcome {
+    const { shard, batch } = write;
+    const key = op.id === undefined ? undefined : clientKey(op.id);
+    const replaced = key === undefined ? undefined : shard.keyEntry(key);
+    let version = 1;
+    if (replaced !== undefined) {
+      const current = shard.versionOf(replaced);
+      if (op.action === 'create') throw versionConflict(shard, op.id!, current);
+      version = current + 1;
+    }
+    const id = key ?? this.ids.next();
+    write.attemptedId = id.toString();
+    const lid = shard.peekLid();
+    if (text === undefined && shard.fieldSlots.ready && shard.scanner.scan(body, op.start, op.end, batch.values, scanned)) {
+      const hasTs = !Number.isNaN(scanned.ts);
+      const identity = key === undefined ? '' : identityMembers(op.id!, version);
+      batch.addScanned(id, hasTs ? scanned.ts : receivedTs, lid, hasTs, op.start, scanned.keepEnd, identity);
+    } else {
+      const docText = text ?? body.toString('utf8', op.start, op.end);
+      const doc = buildDocument(parseDocumentText(docText), shard.mapping, { id, lid }, receivedTs, docText);
+      if (key !== undefined) doc.source = withIdentity(doc.source, op.id!, version);
+      batch.addGeneral(doc);
+    }
+    shard.takeLid();
+    if (key === undefined) return { ok: true, index: shard.name, id: id.toString(), lid, version, result: 'created' };
+    const entry: KeyEntry = { lid, version };
+    write.undo.push([key, shard.setKey(key, entry), entry]);
+    shard.inFlight.set(lid, { batch, k: batch.size - 1 });
+    write.inFlight.push(lid);
+    if (replaced !== undefined) {
+      write.deletedLids.push(replaced.lid);
+      write.deletedIds.push(key);
+    }
+    return { ok: true, index: shard.name, id: op.id!, lid, version, result: replaced === undefined ? 'created' : 'updated' };
+  }
+
+  /** `delete`: by a client-supplied `_id`, or by a generated one. */
+  private deleteOne(write: ShardWrite, idText: string): WriteOutcome {
+    const { shard } = write;
+    const key = clientKey(idText);
+    const entry = shard.keyEntry(key);
+    const lastLid = shard.peekLid() - 1;
+    if (entry !== undefined) {
+      const version = shard.versionOf(entry) + 1;
+      write.undo.push([key, shard.setKey(key, undefined), undefined]);
+      write.deletedLids.push(entry.lid);
+      write.deletedIds.push(key);
+      return { ok: true, index: shard.name, id: idText, lid: lastLid, version, result: 'deleted' };
+    }
+    const generated = parseGeneratedId(idText);
+    const found = generated === undefined ? null : shard.findGenerated(generated);
+    if (found !== null && !write.deletedLids.includes(found.lid)) {
+      write.deletedLids.push(found.lid);
+      write.deletedIds.push(generated!);
+      return { ok: true, index: shard.name, id: idText, lid: lastLid, version: 2, result: 'deleted' };
+    }
+    return { ok: true, index: shard.name, id: idText, lid: lastLid, version: 1, result: 'not_found' };
+  }
+
+  /** `update`: `doc` merged into the live document, or the upsert document when there is none. */
+  private updateOne(write: ShardWrite, body: Buffer, op: WriteOp, receivedTs: number, scanned: ScannedDocument): WriteOutcome {
+    const { shard } = write;
+    const idText = op.id!;
+    const update = op.update ?? {};
+    const entry = shard.keyEntry(clientKey(idText));
+    if (entry === undefined) {
+      const generated = parseGeneratedId(idText);
+      if (generated !== undefined && shard.findGenerated(generated) !== null) {
+        throw new BadRequestError(`[${idText}]: updates of documents with a generated _id are not supported; index the document again with its _id instead`);
+      }
+      const upsert = update.docAsUpsert === true ? update.doc : update.upsert;
+      if (upsert === undefined) throw documentMissing(shard, idText);
+      return this.indexOne(write, body, { ...op, action: 'index' }, receivedTs, scanned, JSON.stringify(upsert));
+    }
+    const stored = shard.sourceOfLid(entry.lid);
+    if (stored === null) throw documentMissing(shard, idText);
+    const current = JSON.parse(splitIdentity(stored)?.base ?? stored) as Record<string, unknown>;
+    delete current._lid;
+    const merged = mergeObjects(structuredClone(current), update.doc ?? {});
+    if (isDeepStrictEqual(merged, current)) {
+      return { ok: true, index: shard.name, id: idText, lid: entry.lid, version: shard.versionOf(entry), result: 'noop' };
+    }
+    return this.indexOne(write, body, { ...op, action: 'index' }, receivedTs, scanned, JSON.stringify(merged));
+  }
+
+  /**
+   * The live document with this `_id` (client-supplied, else generated) in the index, or null.
+   * Waits for the replay of the write-ahead log, which may bring it back.
+   */
+  async getDocument(index: string, idText: string): Promise<FoundDocument | null> {
+    if (!this.recoveredFlag) await this.recover();
+    const shard = this.requireShard(index);
+    const key = clientKey(idText);
+    const entry = shard.keyEntry(key);
+    if (entry !== undefined) {
+      const stored = shard.sourceOfLid(entry.lid);
+      if (stored === null) return null;
+      return { index, lid: entry.lid, ...fromStoredSource(key, stored) };
+    }
+    const generated = parseGeneratedId(idText);
+    const found = generated === undefined ? null : shard.findGenerated(generated);
+    if (found === null) return null;
+    return { index, lid: found.lid, ...fromStoredSource(generated!, found.segment.source(found.doc)) };
   }
 
   private flushIfFull(shard: IndexShard): void {
@@ -465,6 +670,26 @@ export class Engine {
     for (const [level, bytes] of [...byLevel].sort((a, b) => a[0] - b[0])) out.push({ type: 'segment', level: `L${level}`, bytes });
     out.push({ type: 'memtable', level: 'memory', bytes: memtable });
     return out;
+  }
+
+  /**
+   * `_forcemerge`: flushes the index, then merges all its segments into one (dropping deleted
+   * documents), or, with `onlyExpungeDeletes`, each segment holding deleted documents on its own.
+   */
+  async forceMerge(name: string, onlyExpungeDeletes = false): Promise<void> {
+    await this.flush([name]);
+    const shard = this.requireShard(name);
+    const plansOf = () => {
+      const records = shard.segmentRecords();
+      const holdsDeletes = (id: string) => shard.deletedInSegments([id]).lids.length > 0;
+      if (onlyExpungeDeletes) return records.filter((r) => holdsDeletes(r.id)).map((r) => ({ from: r.level, to: r.level, segmentIds: [r.id] }));
+      if (records.length === 0 || (records.length === 1 && !holdsDeletes(records[0]!.id))) return [];
+      const level = Math.max(...records.map((r) => r.level));
+      return [{ from: level, to: level + 1, segmentIds: records.map((r) => r.id) }];
+    };
+    if (!(await this.compactor.runPlans(shard, plansOf))) {
+      throw new SvcError('merge_exception', 500, `force merge of index [${name}] failed; its segments stay as they were`);
+    }
   }
 
   /** Resolves when queued compactions are done (tests, shutdown). */
@@ -612,7 +837,49 @@ function initialMappings(init: NewIndexInit, lenient: boolean): unknown {
  * and one older than the index to an earlier index of the same name.
  */
 function replaysInto(shard: IndexShard, record: WalRecordReader): boolean {
-  return idTimestampMs(record.id) >= shard.createdAtMs;
+  if (record.indexUuid !== undefined) return record.indexUuid === shard.uuid;
+  // a record from before uuids were logged: its first document's generated id tells its time
+  return record.count === 0 || idTimestampMs(firstIdOf(record)) >= shard.createdAtMs;
+}
+
+function firstIdOf(record: WalRecordReader): bigint {
+  const copy = new WalRecordReader(record.record, 'wal record');
+  copy.next();
+  return copy.id;
+}
+
+function versionConflict(shard: IndexShard, id: string, current: number): ConflictError {
+  return new ConflictError(`[${id}]: version conflict, document already exists (current version [${current}])`, 'version_conflict_engine_exception', {
+    index_uuid: shard.uuid,
+    shard: '0',
+    index: shard.name,
+  });
+}
+
+function documentMissing(shard: IndexShard, id: string): NotFoundError {
+  return new NotFoundError(`[_doc][${id}]: document missing`, 'document_missing_exception', { index_uuid: shard.uuid, shard: '0', index: shard.name });
+}
+
+/** Puts back the keys a write changed when its log record failed, unless another write changed them since. */
+function undoKeys(write: ShardWrite): void {
+  for (let i = write.undo.length - 1; i >= 0; i--) {
+    const [key, previous, set] = write.undo[i]!;
+    if (write.shard.keyEntry(key) === set) write.shard.setKey(key, previous);
+  }
+}
+
+/** Elasticsearch's partial update: objects merged key by key, anything else replaced. */
+function mergeObjects(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(patch)) {
+    const current = target[key];
+    if (isPlainObject(value) && isPlainObject(current)) mergeObjects(current, value);
+    else target[key] = value;
+  }
+  return target;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The smallest `_id` of millisecond `ms`. */

@@ -4,7 +4,7 @@
  * nothing of HTTP, Elasticsearch wire types, the cluster or cloud SDKs.
  */
 export { Engine } from './engine.js';
-export type { EngineOptions, WriteOp, WriteOutcome, NewIndexInit, IndexDefaults, AliasLink } from './engine.js';
+export type { EngineOptions, WriteOp, WriteOutcome, WriteAction, WriteResult, UpdateRequest, FoundDocument, NewIndexInit, IndexDefaults, AliasLink } from './engine.js';
 export { toProperties, MAPPING_RESPONSE_MAX_FIELDS } from './mapping/index.js';
 export type { Properties, MappingEntry } from './mapping/index.js';
 export type { IndexShard } from './shard/index-shard.js';

@@ -16,6 +16,7 @@ import { registerIndicesRoutes } from './indices/index.js';
 import { registerOrgRoutes } from './org/index.js';
 import { registerConsoleRoutes } from './console/index.js';
 import { registerSecurityRoutes } from './security/index.js';
+import { registerDocumentApis } from './documents/index.js';
 
 export type { ApiDeps, Lifecycle } from './deps.js';
 export { createServer } from './server.js';
@@ -27,6 +28,7 @@ export function buildApi(deps: ApiDeps): FastifyInstance {
   registerRootRoutes(app, deps);
   registerBulkRoutes(app, deps, (request, index) => bulkItemForbidden(accessOf(request), index));
   registerSearchRoutes(app, deps, accessOf);
+  registerDocumentApis(app, deps, accessOf);
   registerRbacRoutes(app, { service: deps.rbac });
   registerSecurityRoutes(app, deps.config.maxBulkBytes);
   // the organisation API is part of access control: without RBAC there is no one to hold a role

@@ -29,6 +29,8 @@ export interface SegmentsTable {
   created_at_ms: number;
   /** null while the segment is live; set when it was replaced or its index deleted */
   deleted_at_ms: number | null;
+  /** the `_lid`s of its deleted documents (see encodeLids), or null for none */
+  deleted_lids: string | null;
 }
 
 export interface AliasesTable {

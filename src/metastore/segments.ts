@@ -23,6 +23,8 @@ export interface SegmentRecord {
   maxLid: number;
   sizeBytes: number;
   createdAtMs: number;
+  /** `_lid`s of its documents deleted since it was written, ascending; absent when none */
+  deletedLids?: readonly number[];
 }
 
 /** A segment to add; an `index` field, if present, is ignored in favour of the argument. */
@@ -67,6 +69,26 @@ export class SegmentRepository {
         }
       }
       await insertSegments(trx, index, added);
+    });
+  }
+
+  /**
+   * Sets the deleted `_lid`s of live segments of an index (those named; a segment no longer
+   * live is skipped: its replacement carries its deletes).
+   */
+  async updateDeletedLids(index: string, changes: ReadonlyArray<{ segmentId: string; deletedLids: readonly number[] }>): Promise<void> {
+    if (changes.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      await bumpGeneration(trx, index);
+      for (const change of changes) {
+        await trx
+          .updateTable('segments')
+          .set({ deleted_lids: encodeLids(change.deletedLids) })
+          .where('index_name', '=', index)
+          .where('id', '=', change.segmentId)
+          .where('deleted_at_ms', 'is', null)
+          .execute();
+      }
     });
   }
 
@@ -141,6 +163,7 @@ async function insertSegments(trx: Transaction<MetastoreSchema>, index: string, 
     size_bytes: int(s.sizeBytes, 'sizeBytes'),
     created_at_ms: int(s.createdAtMs, 'createdAtMs'),
     deleted_at_ms: null,
+    deleted_lids: encodeLids(s.deletedLids ?? []),
   }));
   try {
     // chunks keep each statement under SQLite's bound-parameter limit
@@ -160,7 +183,9 @@ function bySegmentAge(a: SegmentsTable, b: SegmentsTable): number {
 }
 
 function toSegmentRecord(row: SegmentsTable): SegmentRecord {
+  const deletedLids = decodeLids(row.deleted_lids);
   return {
+    ...(deletedLids.length > 0 ? { deletedLids } : {}),
     id: row.id,
     index: row.index_name,
     level: row.level,
@@ -172,4 +197,41 @@ function toSegmentRecord(row: SegmentsTable): SegmentRecord {
     sizeBytes: row.size_bytes,
     createdAtMs: row.created_at_ms,
   };
+}
+
+/** Ascending `_lid`s as base64 of LEB128 varint gaps (the first against 0); null for none. */
+export function encodeLids(lids: readonly number[]): string | null {
+  if (lids.length === 0) return null;
+  const bytes: number[] = [];
+  let previous = 0;
+  for (const lid of lids) {
+    let gap = lid - previous;
+    previous = lid;
+    while (gap >= 0x80) {
+      bytes.push((gap % 0x80) | 0x80);
+      gap = Math.floor(gap / 0x80);
+    }
+    bytes.push(gap);
+  }
+  return Buffer.from(bytes).toString('base64');
+}
+
+export function decodeLids(text: string | null | undefined): number[] {
+  if (text === null || text === undefined || text === '') return [];
+  const bytes = Buffer.from(text, 'base64');
+  const lids: number[] = [];
+  let previous = 0;
+  for (let i = 0; i < bytes.length; ) {
+    let gap = 0;
+    let scale = 1;
+    for (;;) {
+      const b = bytes[i++]!;
+      gap += (b & 0x7f) * scale;
+      scale *= 0x80;
+      if (b < 0x80) break;
+    }
+    previous += gap;
+    lids.push(previous);
+  }
+  return lids;
 }

@@ -40,5 +40,8 @@ export function metastoreCatalog(metastore: Metastore): EngineCatalog {
     async updateMappings(index: string, mappings: unknown): Promise<void> {
       await metastore.indexes.updateIndexMappings(index, mappings as object);
     },
+    async updateDeletedLids(index, changes): Promise<void> {
+      await metastore.segments.updateDeletedLids(index, changes);
+    },
   };
 }

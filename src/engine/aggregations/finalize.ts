@@ -5,6 +5,7 @@
  * and top_hits read their sources. Every bucket of the response counts against the bucket cap
  * before it is built.
  */
+import { storedDocument } from '../search/index.js';
 import { OBJECT_BYTES, type AggregationMemory } from './memory.js';
 import { bucketComparator, compareDoubles, pathValue } from './order.js';
 import type { BucketsPartial, Partial, TopHitsPartial } from './partial.js';
@@ -92,12 +93,10 @@ function topHits(spec: TopHitsSpec, p: TopHitsPartial | undefined): TopHitsResul
   return {
     kind: 'top_hits',
     total: p?.total ?? 0,
-    hits: page.map((c) => ({
-      index: c.index,
-      id: c.segment.ids()[c.doc]!.toString(),
-      source: c.segment.source(c.doc),
-      sortValues: c.values,
-    })),
+    hits: page.map((c) => {
+      const { id, source } = storedDocument(c.segment, c.doc);
+      return { index: c.index, id, source, sortValues: c.values };
+    }),
   };
 }
 

@@ -28,4 +28,6 @@ export interface EngineCatalog {
   /** Swaps compacted segments for their replacement in one step. */
   replaceSegments(index: string, removedIds: string[], added: SegmentRecord): Promise<void>;
   updateMappings(index: string, mappings: unknown): Promise<void>;
+  /** Sets the deleted `_lid`s of live segments of an index. */
+  updateDeletedLids(index: string, changes: ReadonlyArray<{ segmentId: string; deletedLids: readonly number[] }>): Promise<void>;
 }

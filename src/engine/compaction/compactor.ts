@@ -51,6 +51,22 @@ export class Compactor {
     return this.running;
   }
 
+  /**
+   * Runs merges the caller plans (from the shard's segments at the time they run) in the queue
+   * of scheduled ones, so that no two merges take the same segments; false when one failed.
+   */
+  runPlans(shard: IndexShard, plansOf: () => MergePlan[]): Promise<boolean> {
+    const done = this.running.then(async () => {
+      for (const plan of plansOf()) if (!(await this.merge(shard, plan))) return false;
+      return true;
+    });
+    this.running = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
   private async compactFully(shard: IndexShard): Promise<void> {
     for (let plan = nextMerge(shard.segmentRecords(), this.policy); plan; plan = nextMerge(shard.segmentRecords(), this.policy)) {
       if (shard.closed) return;
@@ -68,13 +84,25 @@ export class Compactor {
     let stage: 'io' | 'catalog' = 'io';
     let persisted: PersistedSegment | undefined;
     try {
-      const inputs = parts.map((p) => ({ filePath: p.filePath, segmentId: p.record.id }));
+      // deleted and replaced documents are left out of the merged file
+      const dropped = shard.deletedInSegments(plan.segmentIds);
+      const inputs = parts.map((p) => ({ filePath: p.filePath, segmentId: p.record.id, deleted: dropped.docs.get(p.record.id) }));
       const writeMerged = (outputPath: string) => this.writer.run({ kind: 'merge', segmentId: id, inputs, outputPath });
       persisted = await persistSegment(writeMerged, shard.persistTarget(plan.to), id);
-      const { record, filePath } = persisted;
+      const { filePath } = persisted;
+      // lids stay unique: the file's largest may be gone, the next lid after a restart may not reuse it
+      const maxLid = Math.max(persisted.record.maxLid, ...parts.map((p) => p.record.maxLid));
       stage = 'catalog';
-      await this.catalog.replaceSegments(shard.name, plan.segmentIds, record);
-      const removed = shard.swapSegments(new Set(plan.segmentIds), { record, reader: openSegment(filePath, id) });
+      const removed = await shard.withDeletesLock(async () => {
+        // documents deleted while the merge ran are deleted in the merged file too
+        const deletedLids = shard.deletedInSegments(plan.segmentIds).lids.filter((lid) => !dropped.lidSet.has(lid));
+        const record = { ...persisted!.record, maxLid, ...(deletedLids.length > 0 ? { deletedLids } : {}) };
+        await this.catalog.replaceSegments(shard.name, plan.segmentIds, record);
+        persisted = { record, filePath };
+        return shard.swapSegments(new Set(plan.segmentIds), { record, reader: openSegment(filePath, id) });
+      });
+      shard.deleted.forget(dropped.lidSet);
+      const record = persisted.record;
       this.events.finished(plan, record.numDocs);
       for (const old of removed) {
         // scrolls may still read the replaced segments: their files are unlinked now (open

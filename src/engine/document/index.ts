@@ -7,3 +7,4 @@
 export type { IndexedDocument, IndexedField } from './indexed-document.js';
 export { buildDocument, MAX_OBJECT_DEPTH, type DocumentIdentity } from './build-document.js';
 export { parseDocumentText } from './parse-document.js';
+export { identityMembers, withIdentity, splitIdentity, identityOfBytes, type DocumentIdentityText } from './identity.js';

@@ -16,7 +16,7 @@ export const SLOT_GENERAL = -2;
 export const SLOT_LID = -3;
 
 /** Keys that are never an ordinary field: metadata and one JS hazard. */
-const GENERAL_KEYS: ReadonlySet<string> = new Set(['_id', '_index', '__proto__']);
+const GENERAL_KEYS: ReadonlySet<string> = new Set(['_id', '_index', '_version', '__proto__']);
 
 export class FieldSlots {
   readonly list: FieldSlot[] = [];

@@ -54,7 +54,8 @@ export class DocumentScanner {
     private readonly slots: FieldSlots,
     /**
      * Replaying stored sources: they end with the `_lid` the service appended, which the scan
-     * then passes over (the WAL record carries it); a sent document's `_lid` is the general path's.
+     * then passes over (the WAL record carries it), and, for a client-supplied `_id`, with its
+     * `_id` and `_version`, passed over too; a sent document's `_lid` is the general path's.
      */
     private readonly storedSources = false,
   ) {}
@@ -98,12 +99,14 @@ export class DocumentScanner {
       while (i < end && isSpace(bytes[i]!)) i++;
       if (i >= end) return false;
       const slot = this.slots.slotOf(bytes, keyStart, keyEnd);
-      if (slot === SLOT_GENERAL) return false;
+      if (slot === SLOT_GENERAL && !(this.storedSources && isIdentityKey(bytes, keyStart, keyEnd))) return false;
       const valueStart = i;
       i = this.scanValue(bytes, i, end);
       if (i < 0) return false;
       const kind = bytes[valueStart]!;
-      if (slot === SLOT_TS) {
+      if (slot === SLOT_GENERAL) {
+        // the `_id` and `_version` a stored source ends with (document/identity.ts): not indexed
+      } else if (slot === SLOT_TS) {
         // epoch ms as an integer; anything else (strings, fractions, null) is rewritten in the source
         if (kind === QUOTE || kind === 0x6e /* null */ || kind === 0x74 || kind === 0x66 || !this.numIsInteger || !Number.isNaN(doc.ts)) return false;
         if (parseDateValue(this.numValue) !== this.numValue) return false;
@@ -262,6 +265,17 @@ export class DocumentScanner {
     this.seenIn = seen;
   }
 }
+
+/** `_id` or `_version`: the identity members of a stored source. */
+function isIdentityKey(bytes: Uint8Array, start: number, end: number): boolean {
+  const n = end - start;
+  if (n === 3) return bytes[start] === 0x5f && bytes[start + 1] === 0x69 && bytes[start + 2] === 0x64;
+  if (n !== 8) return false;
+  for (let k = 0; k < 8; k++) if (bytes[start + k] !== VERSION_KEY.charCodeAt(k)) return false;
+  return true;
+}
+
+const VERSION_KEY = '_version';
 
 function matchWord(bytes: Uint8Array, i: number, end: number, word: string): number {
   if (i + word.length > end) return -1;

@@ -29,6 +29,8 @@ export class ShardWriteBatch {
   private sourceAt: Uint32Array | null = null;
   private sourceLength: Uint32Array | null = null;
   private record: Buffer | null = null;
+  /** how suffixes are written: ASCII (`_ts`, `_lid`) unless a client-supplied `_id` is among them */
+  private suffixEncoding: 'latin1' | 'utf8' = 'latin1';
 
   constructor(
     private readonly bytes: Buffer,
@@ -53,10 +55,13 @@ export class ShardWriteBatch {
   /**
    * A scanned document (its values already appended to `values`). Its stored source is the text
    * as sent up to `keepEnd` with `_ts` (when the text has none) and `_lid` appended, exactly as
-   * the general path renders a document whose text it can keep.
+   * the general path renders a document whose text it can keep; `identity` (a client-supplied
+   * `_id` and its version, document/identity.ts) goes last.
    */
-  addScanned(id: bigint, ts: number, lid: number, textHasTs: boolean, keepStart: number, keepEnd: number): void {
-    this.addKept(id, ts, lid, keepStart, keepEnd, textHasTs ? `,"_lid":${lid}}` : `,"_ts":${ts},"_lid":${lid}}`);
+  addScanned(id: bigint, ts: number, lid: number, textHasTs: boolean, keepStart: number, keepEnd: number, identity = ''): void {
+    // an `_id` text may be any Unicode: then suffixes are measured and written as UTF-8
+    if (identity !== '') this.suffixEncoding = 'utf8';
+    this.addKept(id, ts, lid, keepStart, keepEnd, textHasTs ? `,"_lid":${lid}${identity}}` : `,"_ts":${ts},"_lid":${lid}${identity}}`);
   }
 
   /**
@@ -87,21 +92,29 @@ export class ShardWriteBatch {
     this.valueEnd[k] = this.values.length;
   }
 
+  /** The stored source of document k (before the record is rendered too). */
+  sourceOf(k: number): string {
+    const doc = this.general[k];
+    if (doc !== undefined) return doc.source;
+    return this.bytes.toString('utf8', this.keepStart[k]!, this.keepEnd[k]!) + this.suffixes[k]!;
+  }
+
   /** The write-ahead log record of the batch (rendered once). */
-  walRecord(index: string): Buffer {
+  walRecord(index: string, indexUuid: string): Buffer {
     if (this.record !== null) return this.record;
     const name = Buffer.from(index, 'utf8');
+    const uuid = Buffer.from(indexUuid, 'utf8');
     const n = this.count;
     const lengths = new Uint32Array(n);
-    let size = walBatchHeaderBytes(name);
+    let size = walBatchHeaderBytes(name, uuid);
     for (let k = 0; k < n; k++) {
       const doc = this.general[k];
-      lengths[k] = doc !== undefined ? Buffer.byteLength(doc.source, 'utf8') : this.keepEnd[k]! - this.keepStart[k]! + this.suffixes[k]!.length;
+      lengths[k] = doc !== undefined ? Buffer.byteLength(doc.source, 'utf8') : this.keepEnd[k]! - this.keepStart[k]! + Buffer.byteLength(this.suffixes[k]!, this.suffixEncoding);
       size += WAL_DOC_HEADER_BYTES + lengths[k]!;
     }
     const buf = Buffer.allocUnsafe(size);
     const at = new Uint32Array(n);
-    let o = writeWalBatchHeader(buf, name, n);
+    let o = writeWalBatchHeader(buf, name, uuid, n);
     for (let k = 0; k < n; k++) {
       o = writeWalDocHeader(buf, o, this.ids[k]!, this.ts[k]!, this.lids[k]!, lengths[k]!);
       at[k] = o;
@@ -110,7 +123,7 @@ export class ShardWriteBatch {
         o += buf.write(doc.source, o, 'utf8');
       } else {
         o += this.bytes.copy(buf, o, this.keepStart[k]!, this.keepEnd[k]!);
-        o += buf.write(this.suffixes[k]!, o, 'latin1');
+        o += buf.write(this.suffixes[k]!, o, this.suffixEncoding);
       }
     }
     this.sourceAt = at;

@@ -1,27 +1,58 @@
 /**
- * The payload of a write-ahead log record: the documents of one bulk request for one index.
- * Layout (little endian): u8 kind (1 = documents), u16 index name length, index name (UTF-8),
- * u32 document count, then per document: u64 `_id`, f64 `_ts`, f64 `_lid`, u32 source length,
- * source (UTF-8 JSON text). Replay indexes each document again from its stored source.
+ * The payload of a write-ahead log record: the documents, or the deletes, of one bulk request
+ * for one index. Layout (little endian): u8 kind, u16 index name length, index name (UTF-8),
+ * [kinds 2 and 3: u8 index uuid length, index uuid], u32 entry count, then per entry:
+ *
+ * - kind 1 (documents, before index uuids were logged) and kind 2 (documents): u64 `_id`,
+ *   f64 `_ts`, f64 `_lid`, u32 source length, source (UTF-8 JSON text). Replay indexes each
+ *   document again from its stored source;
+ * - kind 3 (deletes): f64 `_lid` of the deleted document, u64 its `_id`.
+ *
+ * The uuid tells a record of an index from one of an earlier index of the same name (kind 1
+ * records tell it by the time their generated `_id` holds, which a client-supplied one has not).
  */
 import { CorruptionError } from '../../common/index.js';
 
-const KIND_DOCUMENTS = 1;
+const KIND_DOCUMENTS_V1 = 1;
+const KIND_DOCUMENTS = 2;
+const KIND_DELETES = 3;
+
+/** Bytes of one delete entry: `_lid`, `_id`. */
+const DELETE_ENTRY_BYTES = 16;
 
 /** Bytes of a document's fixed header in a record: `_id`, `_ts`, `_lid`, source length. */
 export const WAL_DOC_HEADER_BYTES = 28;
 
-/** Bytes of a record's header for an index name (UTF-8). */
-export function walBatchHeaderBytes(name: Buffer): number {
-  return 1 + 2 + name.length + 4;
+/** Bytes of a record's header for an index name and uuid (UTF-8). */
+export function walBatchHeaderBytes(name: Buffer, uuid: Buffer): number {
+  return 1 + 2 + name.length + 1 + uuid.length + 4;
 }
 
-/** Writes a record's header; returns the offset of its first document. */
-export function writeWalBatchHeader(buf: Buffer, name: Buffer, count: number): number {
-  let o = buf.writeUInt8(KIND_DOCUMENTS, 0);
+/** Writes a documents record's header; returns the offset of its first document. */
+export function writeWalBatchHeader(buf: Buffer, name: Buffer, uuid: Buffer, count: number): number {
+  return writeHeader(buf, KIND_DOCUMENTS, name, uuid, count);
+}
+
+function writeHeader(buf: Buffer, kind: number, name: Buffer, uuid: Buffer, count: number): number {
+  let o = buf.writeUInt8(kind, 0);
   o = buf.writeUInt16LE(name.length, o);
   o += name.copy(buf, o);
+  o = buf.writeUInt8(uuid.length, o);
+  o += uuid.copy(buf, o);
   return buf.writeUInt32LE(count, o);
+}
+
+/** A deletes record: the `_lid` and `_id` of each document deleted (or replaced by a delete). */
+export function walDeletesRecord(index: string, indexUuid: string, lids: readonly number[], ids: readonly bigint[]): Buffer {
+  const name = Buffer.from(index, 'utf8');
+  const uuid = Buffer.from(indexUuid, 'utf8');
+  const buf = Buffer.allocUnsafe(walBatchHeaderBytes(name, uuid) + lids.length * DELETE_ENTRY_BYTES);
+  let o = writeHeader(buf, KIND_DELETES, name, uuid, lids.length);
+  for (let k = 0; k < lids.length; k++) {
+    o = buf.writeDoubleLE(lids[k]!, o);
+    o = buf.writeBigUInt64LE(ids[k]!, o);
+  }
+  return buf;
 }
 
 /** Writes a document's header at `o`; its source follows; returns the source's offset. */
@@ -39,6 +70,10 @@ export function writeWalDocHeader(buf: Buffer, o: number, id: bigint, ts: number
  */
 export class WalRecordReader {
   readonly index: string;
+  /** the index's uuid; undefined in records written before uuids were logged */
+  readonly indexUuid: string | undefined;
+  /** true for a deletes record: each entry is a deleted document's `_id` and `_lid`, no source */
+  readonly deletes: boolean;
   readonly count: number;
   id = 0n;
   ts = 0;
@@ -55,11 +90,18 @@ export class WalRecordReader {
   ) {
     try {
       const kind = record.readUInt8(0);
-      if (kind !== KIND_DOCUMENTS) throw new Error(`unknown record kind ${kind}`);
+      if (kind !== KIND_DOCUMENTS && kind !== KIND_DELETES && kind !== KIND_DOCUMENTS_V1) throw new Error(`unknown record kind ${kind}`);
       const nameLength = record.readUInt16LE(1);
       this.index = record.toString('utf8', 3, 3 + nameLength);
-      this.count = record.readUInt32LE(3 + nameLength);
-      this.offset = 7 + nameLength;
+      let o = 3 + nameLength;
+      if (kind !== KIND_DOCUMENTS_V1) {
+        const uuidLength = record.readUInt8(o);
+        this.indexUuid = record.toString('utf8', o + 1, o + 1 + uuidLength);
+        o += 1 + uuidLength;
+      }
+      this.deletes = kind === KIND_DELETES;
+      this.count = record.readUInt32LE(o);
+      this.offset = o + 4;
     } catch (err) {
       throw this.corrupt(err);
     }
@@ -70,6 +112,14 @@ export class WalRecordReader {
     if (this.read === this.count) return false;
     try {
       const o = this.offset;
+      if (this.deletes) {
+        this.lid = this.record.readDoubleLE(o);
+        this.id = this.record.readBigUInt64LE(o + 8);
+        this.sourceStart = this.sourceEnd = o + DELETE_ENTRY_BYTES;
+        this.offset = this.sourceEnd;
+        this.read++;
+        return true;
+      }
       this.id = this.record.readBigUInt64LE(o);
       this.ts = this.record.readDoubleLE(o + 8);
       this.lid = this.record.readDoubleLE(o + 16);

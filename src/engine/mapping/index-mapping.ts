@@ -24,7 +24,7 @@ export const BUILTIN_FIELDS: ReadonlyMap<string, FieldType> = new Map<string, Fi
 ]);
 
 /** Keys of a document that are request metadata, never fields. */
-export const METADATA_KEYS: ReadonlySet<string> = new Set(['_id', '_index']);
+export const METADATA_KEYS: ReadonlySet<string> = new Set(['_id', '_index', '_version']);
 
 const FIELD_TYPES: ReadonlySet<string> = new Set(['text', 'keyword', 'long', 'double', 'boolean', 'date']);
 

@@ -15,6 +15,7 @@ export interface FileTarget {
   segmentId: string;
   order: number;
   docLimit?: number;
+  deleted?: Uint32Array;
 }
 
 export interface QueryTask {

@@ -97,6 +97,7 @@ export class QueryPool {
       segmentId: t.segment.id,
       order: t.order,
       docLimit: t.docLimit,
+      deleted: t.deleted,
     }));
     const remote = this.run({ taskId: this.nextTaskId++, targets: fileTargets, request: partRequest });
     remote.catch(() => undefined);

@@ -42,6 +42,7 @@ parentPort!.on('message', (task: QueryTask) => {
       segment: readerFor(t.filePath, t.segmentId),
       order: t.order,
       docLimit: t.docLimit,
+      deleted: t.deleted,
     }));
     reply = { taskId: task.taskId, ok: true, result: executeSearch(targets, task.request) };
   } catch (err) {

@@ -175,9 +175,9 @@ function evalIds(node: IdsNode, within: Uint32Array | null, ctx: EvalContext): U
   const hiAt = 1 - loAt;
   const lows = new Set<number>(wantedLo);
   const n = within === null ? ctx.limit : within.length;
-  const out = new Uint32Array(Math.min(n, wantedLo.length));
-  let k = 0;
-  for (let i = 0; i < n && k < out.length; i++) {
+  // a client-supplied `_id` may be held by replaced (deleted) docs too: every match counts
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
     if ((i & TICK_MASK) === TICK_MASK) ctx.deadline.check();
     const d = within === null ? i : within[i]!;
     const lo = words[2 * d + loAt]!;
@@ -185,12 +185,12 @@ function evalIds(node: IdsNode, within: Uint32Array | null, ctx: EvalContext): U
     const hi = words[2 * d + hiAt]!;
     for (let w = 0; w < wantedLo.length; w++) {
       if (wantedLo[w] === lo && wantedHi[w] === hi) {
-        out[k++] = d;
+        out.push(d);
         break;
       }
     }
   }
-  return out.subarray(0, k);
+  return Uint32Array.from(out);
 }
 
 function evalBool(node: BoolNode, within: Uint32Array | null, ctx: EvalContext): Uint32Array {

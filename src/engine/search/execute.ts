@@ -22,6 +22,8 @@ import { requiredTsInterval, segmentCanMatch, type TsInterval } from './time-pru
 import { topK, topKByBlocks, topKInDocOrder } from './top-k.js';
 import { BLOCK_DOCS, columnBlocks } from './column-blocks.js';
 import type { SearchHit, SearchRequest, SearchResult, SearchTarget } from './types.js';
+import { withoutDeleted } from './live-docs.js';
+import { storedDocument } from './stored-document.js';
 
 export interface MatchOptions {
   /** `now` for date math, epoch ms; defaults to Date.now() */
@@ -66,7 +68,7 @@ function matchIn(
   if (limit === 0 || !segmentCanMatch(target.segment, interval)) return null;
   const node = planQuery({ segment: target.segment, limit, index: target.index, nowMs, deadline }, query);
   const ctx = new EvalContext(limit, deadline);
-  return { node, docs: evaluate(node, null, ctx), ctx };
+  return { node, docs: withoutDeleted(evaluate(node, null, ctx), target.deleted), ctx };
 }
 
 function validateRequest(request: SearchRequest, keys: readonly EffectiveSortKey[]): void {
@@ -214,11 +216,11 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
   candidates.sort((a, b) => compareCandidates(a, b, keys));
   const page = candidates.slice(request.from, k);
   const hits: SearchHit[] = page.map((c) => {
-    const segment = c.bound.target.segment;
+    const { id, source } = storedDocument(c.bound.target.segment, c.doc);
     return {
       index: c.bound.target.index,
-      id: segment.ids()[c.doc]!.toString(),
-      source: segment.source(c.doc),
+      id,
+      source,
       score: scoring ? c.score : null,
       sortValues: c.values,
       position: c.bound.order * SEGMENT_STRIDE + c.doc,

@@ -35,6 +35,8 @@
  * exactly (a set length); a numeric track_total_hits only caps what is reported.
  */
 export { executeSearch, matchSegment } from './execute.js';
+export { storedDocument, fromStoredSource, type StoredDocument } from './stored-document.js';
+export { withoutDeleted } from './live-docs.js';
 export { mergeSearchResults } from './merge-results.js';
 export { matchUpperBound } from './match-bound.js';
 export type { MatchOptions } from './execute.js';

@@ -3,6 +3,7 @@
  * field has in that segment (see the folder's index.ts for the per-kind rules).
  */
 import { BadRequestError } from '../../common/errors.js';
+import { clientKey, parseGeneratedId } from '../../common/ids.js';
 import type {
   BoolQuery,
   ExistsQuery,
@@ -174,10 +175,11 @@ function dateOptions(ctx: PlanContext, q?: RangeQuery): DateOptions {
 function idsNode(ctx: PlanContext, values: readonly RawValue[], boost: number): PlanNode {
   const wanted: bigint[] = [];
   for (const v of values) {
-    const s = String(v).trim();
-    if (!/^\d{1,20}$/.test(s)) continue;
-    const id = BigInt(s);
-    if (id < 1n << 64n) wanted.push(id);
+    const s = String(v);
+    // a decimal text may be a generated id or a client-supplied one
+    const generated = parseGeneratedId(s.trim());
+    if (generated !== undefined) wanted.push(generated);
+    wanted.push(clientKey(s));
   }
   if (wanted.length === 0) return NONE;
   const ids = ctx.segment.ids();

@@ -31,6 +31,8 @@ export interface SearchTarget {
   order?: number;
   /** for segment files: the file, so that a query thread can open it on its own */
   filePath?: string;
+  /** sorted doc ids of deleted and replaced docs, which no search shows */
+  deleted?: Uint32Array;
 }
 
 export interface SearchRequest {
@@ -53,9 +55,9 @@ export interface SearchRequest {
 
 export interface SearchHit {
   index: string;
-  /** the `_id`, as a decimal string */
+  /** the `_id`: a generated id as a decimal string, or the text a client gave */
   id: string;
-  /** the stored document, JSON object text */
+  /** the stored document, JSON object text (without the identity members of a client `_id`) */
   source: string;
   score: number | null;
   /** the values of the effective sort keys for this hit (numbers, strings or null) */

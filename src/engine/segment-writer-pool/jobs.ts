@@ -16,6 +16,8 @@ import { snapshotTransferables, type MemtableSnapshot } from '../memtable/index.
 export interface SegmentFileRef {
   filePath: string;
   segmentId: string;
+  /** sorted doc ids of its deleted docs, which a merge leaves out */
+  deleted?: Uint32Array;
 }
 
 /** Compaction: the inputs merged (in this order: their docs follow one another) into one file. */

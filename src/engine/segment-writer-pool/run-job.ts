@@ -2,7 +2,7 @@
  * Carries out one job where it is called (on a segment writer thread): the job's source is
  * opened as a SegmentReader, written with writeSegment, and closed whatever happens.
  */
-import { mergeSegments, openSegment, writeSegment, type SegmentFileInfo, type SegmentFileReader, type WriteOptions } from '../segment/index.js';
+import { mergeSegments, openSegment, withoutDocs, writeSegment, type SegmentFileInfo, type SegmentFileReader, type WriteOptions } from '../segment/index.js';
 import type { SegmentReader } from '../segment-reader.js';
 import { Memtable } from '../memtable/index.js';
 import type { MergeJob, SegmentWriteJob } from './jobs.js';
@@ -41,5 +41,6 @@ function openMerge(job: MergeJob): JobSource {
     closeAll();
     throw err;
   }
-  return { reader: mergeSegments(job.segmentId, readers), close: closeAll };
+  const live = readers.map((r, k) => withoutDocs(r, job.inputs[k]!.deleted));
+  return { reader: mergeSegments(job.segmentId, live), close: closeAll };
 }

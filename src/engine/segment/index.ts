@@ -49,3 +49,4 @@ export function openSegment(filePath: string, id?: string): SegmentFileReader {
   return SegmentFile.open(filePath, id);
 }
 export { sectionSizes, type SectionSizes, type FieldSectionSizes } from './section-sizes.js';
+export { withoutDocs } from './live-docs-segment.js';

@@ -14,6 +14,18 @@ import { persistSegment, type PersistTarget } from './persist-segment.js';
 import type { SegmentWriterPool } from '../segment-writer-pool/index.js';
 import { DocumentScanner, FieldSlots, type ShardWriteBatch } from '../ingest/index.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
+import { isClientKey } from '../../common/index.js';
+import { splitIdentity } from '../document/index.js';
+import { DeletedDocs, docOfLid } from './deleted-docs.js';
+
+/** Where the live document of a client-supplied `_id` is: its `_lid`, and its `_version` (0: not read yet). */
+export interface KeyEntry {
+  lid: number;
+  version: number;
+}
+
+/** A document found by `_lid`: in a segment (file or memtable), or in a write not yet added. */
+export type LocatedDoc = { segment: SegmentReader; doc: number } | { batch: ShardWriteBatch; k: number };
 
 export type ClosableSegmentReader = SegmentReader & { close(): void };
 
@@ -63,6 +75,19 @@ export class IndexShard {
   onSegmentFlushed: (() => void) | undefined;
   /** set once the shard is closed or its index deleted: background work stops */
   closed = false;
+  /** deleted and replaced documents, by `_lid` */
+  readonly deleted = new DeletedDocs();
+  /** client-supplied `_id` key → its live document */
+  private readonly keys = new Map<bigint, KeyEntry>();
+  /** documents of writes logged but not yet added to a memtable, by `_lid` (client-supplied ids only) */
+  readonly inFlight = new Map<number, { batch: ShardWriteBatch; k: number }>();
+  /** oldest WAL file holding a delete not yet in the catalog, and when the first such came */
+  private deletesWalSeq: number | null = null;
+  private deletesSinceMs = 0;
+  /** the same for the deletes a catalog update is writing now */
+  private persistingDeletesSeq: number | null = null;
+  /** catalog updates of deleted docs and merge swaps, one at a time (see persistDeletes) */
+  private deletesLock: Promise<void> = Promise.resolve();
 
   constructor(
     record: IndexRecord,
@@ -85,6 +110,163 @@ export class IndexShard {
     this.segments = [...segments].sort((a, b) => a.record.maxLid - b.record.maxLid);
     this.nextLidValue = this.durableMaxLid() + 1;
     this.active = newPending();
+    for (const s of this.segments) for (const lid of s.record.deletedLids ?? []) this.deleted.add(lid);
+    for (const s of this.segments) if (s.reader) this.indexKeys(s.reader);
+  }
+
+  /** Adds the client-supplied `_id`s of a segment to the key map (at load). */
+  private indexKeys(segment: SegmentReader): void {
+    const ids = segment.ids();
+    let lids: Float64Array | null = null;
+    for (let d = 0; d < segment.numDocs; d++) {
+      const key = ids[d]!;
+      if (!isClientKey(key)) continue;
+      lids ??= segment.numeric('_lid')!;
+      this.noteKey(key, lids[d]!, 0);
+    }
+  }
+
+  /**
+   * A document with a client-supplied `_id` key at `lid` (loaded or replayed): the newest lid of
+   * a key is its live document, any older one is deleted (a replace whose delete was not kept).
+   */
+  noteKey(key: bigint, lid: number, version: number): void {
+    if (this.deleted.has(lid)) return;
+    const existing = this.keys.get(key);
+    if (existing !== undefined) {
+      if (existing.lid > lid) {
+        this.deleted.add(lid);
+        return;
+      }
+      if (existing.lid < lid) this.deleted.add(existing.lid);
+    }
+    this.keys.set(key, { lid, version });
+  }
+
+  /** The live document of a client-supplied `_id` key, if any. */
+  keyEntry(key: bigint): KeyEntry | undefined {
+    return this.keys.get(key);
+  }
+
+  /** Points a key at a new document (undefined: the key has none now); returns what it held. */
+  setKey(key: bigint, entry: KeyEntry | undefined): KeyEntry | undefined {
+    const previous = this.keys.get(key);
+    if (entry === undefined) this.keys.delete(key);
+    else this.keys.set(key, entry);
+    return previous;
+  }
+
+  /** The version of a key's document, read from its stored source the first time it is asked. */
+  versionOf(entry: KeyEntry): number {
+    if (entry.version === 0) {
+      const source = this.sourceOfLid(entry.lid);
+      entry.version = (source !== null ? splitIdentity(source)?.identity.version : undefined) ?? 1;
+    }
+    return entry.version;
+  }
+
+  /** Finds a document by `_lid`: in a write not yet added, a memtable or a segment file. */
+  locate(lid: number): LocatedDoc | null {
+    const pending = this.inFlight.get(lid);
+    if (pending !== undefined) return pending;
+    for (const target of this.searchTargets()) {
+      const doc = docOfLid(target.segment, lid);
+      if (doc >= 0) return { segment: target.segment, doc };
+    }
+    return null;
+  }
+
+  /** The stored source of the document with `_lid`, or null. */
+  sourceOfLid(lid: number): string | null {
+    const found = this.locate(lid);
+    if (found === null) return null;
+    return 'batch' in found ? found.batch.sourceOf(found.k) : found.segment.source(found.doc);
+  }
+
+  /** The live document with a generated `_id`, looked for in every segment; null when none. */
+  findGenerated(id: bigint): { segment: SegmentReader; doc: number; lid: number } | null {
+    for (const target of this.searchTargets()) {
+      const ids = target.segment.ids();
+      const n = target.segment.numDocs;
+      for (let d = 0; d < n; d++) {
+        if (ids[d] !== id) continue;
+        const lid = target.segment.numeric('_lid')![d]!;
+        if (this.deleted.has(lid)) return null;
+        return { segment: target.segment, doc: d, lid };
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Deletes whose write-ahead log record is durable: their documents stop showing at once, and
+   * the log keeps the record until the catalog holds them (persistDeletes).
+   */
+  applyDeletes(lids: readonly number[], walSeq: number): void {
+    if (lids.length === 0) return;
+    for (const lid of lids) this.deleted.add(lid);
+    if (this.deletesWalSeq === null) {
+      this.deletesWalSeq = walSeq;
+      this.deletesSinceMs = Date.now();
+    } else {
+      this.deletesWalSeq = Math.min(this.deletesWalSeq, walSeq);
+    }
+  }
+
+  /** A delete read back from the write-ahead log at open. */
+  replayDelete(key: bigint, lid: number, walSeq: number): void {
+    if (this.keys.get(key)?.lid === lid) this.keys.delete(key);
+    this.applyDeletes([lid], walSeq);
+  }
+
+  /** Runs `fn` with no other catalog update of deleted docs (or merge swap) in between. */
+  withDeletesLock<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.deletesLock.then(fn);
+    this.deletesLock = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
+   * Writes each segment's deleted `_lid`s to the catalog where they changed, so that the
+   * write-ahead log may let the delete records go. Deletes of documents still in memtables are
+   * kept by the log until their memtable's segment is committed (and then written here).
+   */
+  persistDeletes(): Promise<void> {
+    return this.withDeletesLock(async () => {
+      const seq = this.deletesWalSeq;
+      this.deletesWalSeq = null;
+      this.persistingDeletesSeq = seq;
+      try {
+        const changes: Array<{ segmentId: string; deletedLids: number[] }> = [];
+        for (const s of this.segments) {
+          const filePath = path.join(this.dataDir, s.record.path);
+          s.reader ??= openSegment(filePath, s.record.id);
+          const lids = this.deleted.lidsOf(s.reader);
+          if (lids.length !== (s.record.deletedLids?.length ?? 0)) changes.push({ segmentId: s.record.id, deletedLids: lids });
+        }
+        if (changes.length > 0) await this.catalog.updateDeletedLids(this.name, changes);
+        for (const change of changes) {
+          const s = this.segments.find((x) => x.record.id === change.segmentId);
+          if (s) s.record = { ...s.record, deletedLids: change.deletedLids };
+        }
+      } catch (err) {
+        if (seq !== null) {
+          this.deletesWalSeq = this.deletesWalSeq === null ? seq : Math.min(this.deletesWalSeq, seq);
+          this.deletesSinceMs ||= Date.now();
+        }
+        throw err;
+      } finally {
+        this.persistingDeletesSeq = null;
+      }
+    });
+  }
+
+  /** True while deletes wait for the catalog. */
+  get hasPendingDeletes(): boolean {
+    return this.deletesWalSeq !== null;
   }
 
   /** Largest `_lid` held by committed segments: WAL replay skips documents at or below it. */
@@ -168,8 +350,10 @@ export class IndexShard {
     return this.active.memtable.approxBytes;
   }
 
+  /** Age of the oldest write waiting for a flush: the active memtable's, or a delete's. */
   get memtableAgeMs(): number {
-    return this.active.memtable.numDocs === 0 ? 0 : Date.now() - this.active.memtable.createdAtMs;
+    const memtable = this.active.memtable.numDocs === 0 ? 0 : Date.now() - this.active.memtable.createdAtMs;
+    return this.deletesWalSeq === null ? memtable : Math.max(memtable, Date.now() - this.deletesSinceMs);
   }
 
   /** Bytes held in memory that are not yet in segment files (the write budget counts these). */
@@ -197,13 +381,25 @@ export class IndexShard {
     for (const p of this.pendingMemtables()) {
       if (p.firstWalSeq !== null && (min === null || p.firstWalSeq < min)) min = p.firstWalSeq;
     }
+    for (const seq of [this.deletesWalSeq, this.persistingDeletesSeq]) {
+      if (seq !== null && (min === null || seq < min)) min = seq;
+    }
     return min;
   }
 
+  /** Live documents: deleted and replaced ones not counted. */
   get docCount(): number {
     let n = 0;
-    for (const p of this.pendingMemtables()) n += p.memtable.numDocs;
-    for (const s of this.segments) n += s.record.numDocs;
+    for (const p of this.pendingMemtables()) n += p.memtable.numDocs - (this.deleted.docsOf(p.memtable)?.length ?? 0);
+    for (const s of this.segments) n += s.record.numDocs - (s.reader ? (this.deleted.docsOf(s.reader)?.length ?? 0) : (s.record.deletedLids?.length ?? 0));
+    return n;
+  }
+
+  /** Deleted and replaced documents that segments and memtables still hold (until a merge drops them). */
+  get deletedDocCount(): number {
+    let n = 0;
+    for (const p of this.pendingMemtables()) n += this.deleted.docsOf(p.memtable)?.length ?? 0;
+    for (const s of this.segments) n += s.reader ? (this.deleted.docsOf(s.reader)?.length ?? 0) : (s.record.deletedLids?.length ?? 0);
     return n;
   }
 
@@ -236,9 +432,9 @@ export class IndexShard {
     for (const s of this.segments) {
       const filePath = path.join(this.dataDir, s.record.path);
       s.reader ??= openSegment(filePath, s.record.id);
-      targets.push({ index: this.name, segment: s.reader, filePath });
+      targets.push({ index: this.name, segment: s.reader, filePath, deleted: this.deleted.docsOf(s.reader) });
     }
-    for (const p of this.pendingMemtables()) targets.push({ index: this.name, segment: p.memtable });
+    for (const p of this.pendingMemtables()) targets.push({ index: this.name, segment: p.memtable, deleted: this.deleted.docsOf(p.memtable) });
     return targets;
   }
 
@@ -262,6 +458,11 @@ export class IndexShard {
       .then(() => this.recoveryEnded)
       .then(async () => {
         while (this.flushing.length > 0) await this.flushOne(this.flushing[0]!);
+        // deletes with nothing to flush: into the catalog, then the log may let them go
+        if (this.deletesWalSeq !== null) {
+          await this.persistDeletes();
+          this.onSegmentFlushed?.();
+        }
       });
     return this.flushChain;
   }
@@ -285,6 +486,8 @@ export class IndexShard {
     this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
     this.segments.push({ record, reader: openSegment(filePath, record.id) });
     this.flushing.splice(this.flushing.indexOf(pending), 1);
+    // the deletes of its documents, and any other logged since, before the log lets them go
+    await this.persistDeletes();
     this.onSegmentFlushed?.();
   }
 
@@ -299,6 +502,22 @@ export class IndexShard {
     return this.segments
       .filter((s) => wanted.has(s.record.id))
       .map((s) => ({ record: s.record, filePath: path.join(this.dataDir, s.record.path) }));
+  }
+
+  /** The deleted docs of these live segments: doc ids per segment, and their `_lid`s. */
+  deletedInSegments(ids: readonly string[]): { docs: Map<string, Uint32Array>; lids: number[]; lidSet: Set<number> } {
+    const wanted = new Set(ids);
+    const docs = new Map<string, Uint32Array>();
+    const lids: number[] = [];
+    for (const s of this.segments) {
+      if (!wanted.has(s.record.id)) continue;
+      s.reader ??= openSegment(path.join(this.dataDir, s.record.path), s.record.id);
+      const deleted = this.deleted.docsOf(s.reader);
+      if (deleted === undefined) continue;
+      docs.set(s.record.id, deleted);
+      for (const lid of this.deleted.lidsOf(s.reader)) lids.push(lid);
+    }
+    return { docs, lids, lidSet: new Set(lids) };
   }
 
   /** Replaces compacted segments (already committed by the catalog) with their merged file. */
@@ -317,7 +536,7 @@ export class IndexShard {
 
   /** True when nothing of this index is held in memory but open segment files. */
   get holdsOnlySegments(): boolean {
-    return this.active.memtable.numDocs === 0 && this.flushing.length === 0 && this.recovering === null;
+    return this.active.memtable.numDocs === 0 && this.flushing.length === 0 && this.recovering === null && this.deletesWalSeq === null;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, TooManyRequestsError } from '../../common/index.js';
-import type { WriteOp } from '../../engine/index.js';
+import type { WriteOp, WriteOutcome, WriteResult } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
 import { esErrorObject } from '../error-render.js';
 import { bodyBuffer } from '../request-body.js';
@@ -27,8 +27,8 @@ export function registerBulkRoutes(app: FastifyInstance, deps: ApiDeps, canWrite
 /** Whether the request's actor may write the index; the RBAC layer supplies it. */
 export type IndexPermissionCheck = (request: FastifyRequest, index: string) => SvcError | undefined;
 
-async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps: ApiDeps, canWrite: IndexPermissionCheck): Promise<string> {
-  const started = performance.now();
+/** Refuses a write with 429 while too much waits for storage or for a flush. */
+export function assertWriteBudget(deps: ApiDeps): void {
   const pending = deps.engine.pendingStorageBytes();
   if (pending > deps.config.storageMaxPendingBytes) {
     throw new TooManyRequestsError(
@@ -40,6 +40,11 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
       `rejected bulk request: ${pending} bytes of the write-ahead log are not flushed yet, over SVC_WAL_MAX_UNFLUSHED_BYTES (${deps.config.walMaxUnflushedBytes}); retry later`,
     );
   }
+}
+
+async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps: ApiDeps, canWrite: IndexPermissionCheck): Promise<string> {
+  const started = performance.now();
+  assertWriteBudget(deps);
   // a refused request wrote nothing: usage counts only bodies taken in
   const body = bodyBuffer(request.body);
   deps.metrics.usageWriteBytes.inc(body.length);
@@ -65,7 +70,7 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
       continue;
     }
     opOf[i] = ops.length;
-    ops.push({ index, start: item.start, end: item.end });
+    ops.push({ index, start: item.start, end: item.end, action: item.action, id: item.id, update: item.update });
   }
 
   const outcomes = await deps.engine.write(body, ops);
@@ -76,12 +81,12 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
     const item = items[i]!;
     const outcome = opOf[i]! >= 0 ? outcomes[opOf[i]!]! : undefined;
     if (outcome?.ok && !item.error) {
-      indexedBytes += item.end - item.start;
-      rendered[i] = createdItem(item.action, outcome.index, outcome.id, outcome.lid);
+      if (item.action === 'index' || item.action === 'create') indexedBytes += item.end - item.start;
+      rendered[i] = writtenItem(item.action, outcome);
     } else {
       anyError = true;
       const error = outcome && !outcome.ok ? outcome.error : errors[i]!;
-      rendered[i] = failedItem(item.action, item.index, error, outcome && !outcome.ok ? outcome.id : undefined);
+      rendered[i] = failedItem(item.action, item.index, (outcome && !outcome.ok ? outcome.id : undefined) ?? item.id, error);
     }
   }
   deps.metrics.bulkRequestIndexedBytes.inc(indexedBytes);
@@ -89,14 +94,29 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
   return `{"took":${took},"errors":${anyError},"items":[${rendered.join(',')}]}`;
 }
 
-function createdItem(action: BulkAction, index: string, id: string, lid: number): string {
-  return `{"${action}":{"_index":${JSON.stringify(index)},"_type":"_doc","_id":"${id}","_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":${lid - 1},"_primary_term":1,"status":201}}`;
+/** HTTP status of a write's result, as Elasticsearch answers it per item and per request. */
+export function writeStatus(result: WriteResult): number {
+  return result === 'created' ? 201 : result === 'not_found' ? 404 : 200;
+}
+
+/**
+ * The body of a successful write (`_index` … `_primary_term`), as the document APIs answer
+ * and as a bulk item holds it (with `status`).
+ */
+export function writtenFields(outcome: Extract<WriteOutcome, { ok: true }>): string {
+  // a noop writes nothing: no shard took part
+  const shards = outcome.result === 'noop' ? '{"total":0,"successful":0,"failed":0}' : '{"total":1,"successful":1,"failed":0}';
+  return `"_index":${JSON.stringify(outcome.index)},"_type":"_doc","_id":${JSON.stringify(outcome.id)},"_version":${outcome.version},"result":"${outcome.result}","_shards":${shards},"_seq_no":${Math.max(0, outcome.lid - 1)},"_primary_term":1`;
+}
+
+function writtenItem(action: BulkAction, outcome: Extract<WriteOutcome, { ok: true }>): string {
+  return `{"${action}":{${writtenFields(outcome)},"status":${writeStatus(outcome.result)}}}`;
 }
 
 /** A document that did not parse fails on its own: its error names no index, as Elasticsearch's does not. */
 const DOCUMENT_ERRORS: ReadonlySet<string> = new Set(['mapper_parsing_exception']);
 
-function failedItem(action: BulkAction, index: string, error: SvcError, id: string | undefined): string {
+function failedItem(action: BulkAction, index: string, id: string | undefined, error: SvcError): string {
   const rendered = esErrorObject(error);
   if (!DOCUMENT_ERRORS.has(error.type)) rendered.index ??= index;
   return JSON.stringify({ [action]: { _index: index, _type: '_doc', _id: id ?? null, status: error.status, error: rendered } });

@@ -9,6 +9,7 @@ import { registerAliasRoutes } from './alias-routes.js';
 import { registerCatRoutes } from './cat-routes.js';
 import { registerClusterRoutes } from './cluster-routes.js';
 import { registerFieldCapsRoutes } from './field-caps-routes.js';
+import { registerForceMergeRoutes } from './forcemerge-route.js';
 import { registerIndexRoutes } from './index-routes.js';
 import { registerMappingRoutes } from './mapping-routes.js';
 import { registerResolveRoutes } from './resolve-routes.js';
@@ -23,6 +24,7 @@ export function registerIndicesRoutes(app: FastifyInstance, deps: ApiDeps): void
   registerIndexRoutes(app, deps);
   registerMappingRoutes(app, deps);
   registerFieldCapsRoutes(app, deps);
+  registerForceMergeRoutes(app, deps);
   registerSettingsRoutes(app, deps);
   registerStatsRoutes(app, deps);
   registerAliasRoutes(app, deps);

@@ -38,7 +38,8 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
     return sendJsonText(reply, await searchOnce(request, body, deps, accessOf(request), scrolls));
   };
-  for (const path of ['/_search', '/:index/_search', '/:index/:type/_search']) {
+  // `/{index}/_doc/_search` is named apart: the document routes would take `_search` for an `_id`
+  for (const path of ['/_search', '/:index/_search', '/:index/:type/_search', '/:index/_doc/_search']) {
     app.get(path, search);
     app.post(path, search);
   }
@@ -46,7 +47,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
     return runCount(request, body, deps, accessOf(request));
   };
-  for (const path of ['/_count', '/:index/_count', '/:index/:type/_count']) {
+  for (const path of ['/_count', '/:index/_count', '/:index/:type/_count', '/:index/_doc/_count']) {
     app.get(path, count);
     app.post(path, count);
   }

@@ -124,7 +124,7 @@ function indexBothWays(lines: readonly string[], makeMapping: () => IndexMapping
       batch.addGeneral(buildDocument(parseDocumentText(line), mapping, identity, RECEIVED_TS, line));
     }
   });
-  batch.walRecord('logs');
+  batch.walRecord('logs', 'uuid-of-logs');
   const viaScanner = new Memtable('a');
   const counts: Array<[number, number]> = [];
   batch.addTo(viaScanner, (fields, tokens) => counts.push([fields, tokens]));

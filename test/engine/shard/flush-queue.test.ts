@@ -33,7 +33,7 @@ test('each memtable committed from the flush queue is reported at once, before t
         lid++;
         batch.addGeneral(buildDocument({ _line: `line ${lid}` }, shard.mapping, { id: BigInt(lid), lid }, 1_700_000_000_000 + lid));
       }
-      batch.walRecord(shard.name);
+      batch.walRecord(shard.name, shard.uuid);
       await shard.addBatch(batch, 1);
     };
     await add(100);
