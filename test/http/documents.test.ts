@@ -269,4 +269,20 @@ describe('documents by _id', () => {
     assert.equal(await count('lifecycle'), 25);
     assert.equal((await request<GetBody>(`${node.url}/lifecycle/_doc/k0`)).body._version, 3);
   });
+
+  it('a merge of segments whose documents are all deleted leaves an empty index that keeps counting lids', async () => {
+    const written = await bulk([{ index: { _index: 'emptied', _id: 'a' } }, { _line: 'one' }, { index: { _index: 'emptied', _id: 'b' } }, { _line: 'two' }]);
+    const lastSeqNo = Math.max(...written.items.map((i) => (i.index as Item & { _seq_no: number })._seq_no));
+    await request(`${node.url}/emptied/_flush`, { method: 'POST' });
+    await bulk([{ delete: { _index: 'emptied', _id: 'a' } }, { delete: { _index: 'emptied', _id: 'b' } }]);
+    await request(`${node.url}/emptied/_flush`, { method: 'POST' });
+    const merged = await request(`${node.url}/emptied/_forcemerge`, { method: 'POST' });
+    assert.equal(merged.status, 200, JSON.stringify(merged.body));
+    assert.equal(await count('emptied'), 0);
+    const next = await bulk([{ index: { _index: 'emptied', _id: 'a' } }, { _line: 'again' }]);
+    const item = next.items[0]!.index as Item & { _seq_no: number };
+    assert.equal(item.result, 'created');
+    assert.ok(item._seq_no > lastSeqNo, 'no _seq_no is handed out twice');
+    assert.equal(await count('emptied'), 1);
+  });
 });

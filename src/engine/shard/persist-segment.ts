@@ -41,8 +41,10 @@ export async function persistSegment(write: SegmentFileWriter, target: PersistTa
       level: target.level,
       path: relativePath,
       numDocs: info.numDocs,
-      minTs: info.minTs,
-      maxTs: info.maxTs,
+      // a merge of documents that were all deleted is empty: its time bounds are ±Infinity,
+      // which the catalog cannot hold; the row stays for its maxLid, so no lid is reused
+      minTs: info.numDocs === 0 ? 0 : info.minTs,
+      maxTs: info.numDocs === 0 ? 0 : info.maxTs,
       maxLid: info.maxLid,
       sizeBytes: info.sizeBytes,
       createdAtMs: Date.now(),
