@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { QueryTimeoutError, TooManyRequestsError } from '../../../src/common/index.js';
 import { SearchAdmission } from '../../../src/engine/query-pool/index.js';
 
@@ -44,6 +45,34 @@ describe('search admission (SVC_QUERY_QUEUE_SIZE)', () => {
     assert.deepEqual(await Promise.all(answers), ['ok', 'ok', 'ok', 'ok']);
     assert.deepEqual(order, [0, 1, 2, 3]);
     assert.deepEqual(admission.stats, { running: 0, queued: 0, completed: 4, rejected: 1 });
+  });
+
+  it('gives one turn per turn of the event loop, so that input arriving meanwhile is handled between two searches', async () => {
+    const admission = new SearchAdmission({ running: 4, queueSize: 100 });
+    const events: string[] = [];
+    // searches that hold the main thread for a while each, as a search over a memtable does
+    const busySearch = (name: string) => async () => {
+      events.push(name);
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+    };
+    let writing = true;
+    // another client's work: a chain of file system calls, each answered through the event loop
+    const writer = (async () => {
+      while (writing) {
+        await fs.promises.stat(import.meta.dirname);
+        events.push('w');
+      }
+    })();
+    await Promise.all(['s0', 's1', 's2', 's3', 's4', 's5'].map((name) => admission.run(busySearch(name))));
+    writing = false;
+    await writer;
+    const searches = events.filter((e) => e !== 'w');
+    assert.equal(searches.length, 6);
+    const between = events.slice(events.indexOf('s0'), events.indexOf('s5') + 1);
+    for (let i = 1; i < between.length; i++) {
+      assert.ok(!(between[i] !== 'w' && between[i - 1] !== 'w'), `two searches ran back to back: ${events.join(' ')}`);
+    }
   });
 
   it('a failed search gives its turn back', async () => {
