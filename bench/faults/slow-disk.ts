@@ -173,6 +173,10 @@ export async function runSlowDisk(opts: SlowDiskOptions): Promise<SlowDiskReport
       await sleep(opts.recoveredMs);
       running = false;
     };
+    // the index exists before the searcher asks for it
+    const first = await timed(`${server.url}/_bulk`, { method: 'POST', body: `{"index":{"_index":"${INDEX}"}}\n{"_line":"first","writer":-1,"n":0}\n`, headers: { 'content-type': 'application/x-ndjson' } });
+    if (first?.status !== 200) throw new Error(`the first write was not taken: ${first?.status} ${first?.text}`);
+    acknowledged++;
     const loops = [...Array.from({ length: opts.writers }, (_, w) => writer(w)), searcher(), prober()];
     await Promise.all([schedule(), ...loops]);
 
