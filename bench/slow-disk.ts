@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     .option('--docs-per-bulk <n>', 'documents per bulk request', integer(1), 1000)
     .option('--client-timeout-seconds <n>', 'how long a client waits for an answer', integer(1), 30)
     .option('--memtable-mib <n>', 'SVC_MEMTABLE_MAX_BYTES in MiB', integer(1), 8)
-    .option('--wal-mib <n>', 'SVC_WAL_MAX_UNFLUSHED_BYTES in MiB', integer(1), 32)
+    .option('--wal-mib <n>', 'SVC_WAL_MAX_UNFLUSHED_BYTES in MiB', integer(1), 8)
     .option('--device-mib <n>', 'size of the throttled filesystem', integer(64), 2048)
     .parse()
     .opts<{
