@@ -34,8 +34,11 @@ describe('overload (the short run of bench/overload.ts)', () => {
     assert.ok(report.searchesAnswered > 0, 'some searches were answered');
     assert.ok(report.documentsAcknowledged > 0, 'writes were acknowledged while the searches ran');
     assert.equal(report.livenessFailures, 0, 'liveness answered every probe');
-    // the budgets bound what requests hold; the runtime, code and caches come on top
-    const baseline = 400 * MiB;
+    // the budgets bound what requests hold; on top come the runtime and code (about 145 MiB at
+    // idle), what ingesting holds beyond the memtable's count (about 110 MiB of allocator memory
+    // after 50,000 documents), decoded columns (caches outside the aggregation budget) and the
+    // garbage of refused aggregations until the next collection
+    const baseline = 512 * MiB;
     assert.ok(report.peakRssBytes < report.budgetBytes + baseline, `peak RSS ${(report.peakRssBytes / MiB).toFixed(0)} MiB over the budgets ${(report.budgetBytes / MiB).toFixed(0)} MiB + ${baseline / MiB} MiB`);
   });
 });
