@@ -17,6 +17,11 @@ export interface OverloadOptions {
   durationMs: number;
   searchClients: number;
   writers: number;
+  /**
+   * bulk requests of 1,000 documents each writer sends at most (unbounded when not given): the
+   * process's memory grows with what is ingested, not only with the budgets
+   */
+  bulksPerWriter?: number;
   /** the budgets the service runs with (bytes) */
   aggregationMemoryBytes: number;
   memtableMaxBytes: number;
@@ -181,7 +186,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
 
   // a first batch so that the searches have something to chew on from the start
   await writer(-1, 5);
-  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober()]);
+  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w, opts.bulksPerWriter)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober()]);
   memory.stop();
   const alive = server.running() && (await fetch(`${server.url}/health/livez`).then((r) => r.status === 200).catch(() => false));
   const peak = Math.max(memory.peakSampledBytes ?? 0, memory.highWaterMarkBytes() ?? 0);
