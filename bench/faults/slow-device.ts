@@ -91,6 +91,7 @@ export function makeSlowDevice(workDir: string, bytes: number): SlowDevice | str
   // undone in reverse: the group, the mount, the loop device, the image
   const cleanup: Array<() => void> = [() => fs.rmSync(image, { force: true }), () => run('losetup', ['--detach', device])];
   const undo = () => {
+    process.off('exit', undo);
     const problems: string[] = [];
     for (const step of cleanup.splice(0).reverse()) {
       try {
@@ -101,6 +102,8 @@ export function makeSlowDevice(workDir: string, bytes: number): SlowDevice | str
     }
     return problems;
   };
+  // a runner that exits before its cleanup (a cancelled test) leaves no mount nor loop device
+  process.on('exit', undo);
   try {
     // no lazy initialisation: it would write in the background while the test measures
     run('mkfs.ext4', ['-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0', device]);

@@ -46,5 +46,8 @@ describe('search admission over HTTP (SVC_QUERY_QUEUE_SIZE)', () => {
 
     const again = await search();
     assert.equal(again.status, 200);
+    const metrics = await (await fetch(`${node.url}/metrics`)).text();
+    const rejected = Number(/^svc_query_rejected_total (\d+)/m.exec(metrics)?.[1]);
+    assert.equal(rejected, statuses.filter((s) => s === 429).length, 'svc_query_rejected_total counts the refusals');
   });
 });

@@ -17,6 +17,8 @@ export interface SearchAdmissionOptions {
   running: number;
   /** searches that may wait for a turn; more are refused */
   queueSize: number;
+  /** told of each refusal (the metrics) */
+  onRejected?: () => void;
 }
 
 export class SearchAdmission {
@@ -41,6 +43,7 @@ export class SearchAdmission {
     const queued = this.active + this.waiting.length - this.opts.running;
     if (queued >= this.opts.queueSize) {
       this.rejectedCount++;
+      this.opts.onRejected?.();
       throw new TooManyRequestsError(
         `rejected execution of search on the search queue [running = ${this.active}, queue capacity = ${this.opts.queueSize}, ` +
           `queued tasks = ${Math.max(0, queued)}, completed tasks = ${this.completedCount}] (SVC_QUERY_QUEUE_SIZE); retry later`,

@@ -19,9 +19,17 @@ export interface QueryPoolEvents {
   started(queueDurationNs: number): void;
   finished(): void;
   panicked(): void;
+  /** a search was refused because the search queue was full */
+  rejected(): void;
 }
 
-export const NO_QUERY_POOL_EVENTS: QueryPoolEvents = { queued: () => undefined, started: () => undefined, finished: () => undefined, panicked: () => undefined };
+export const NO_QUERY_POOL_EVENTS: QueryPoolEvents = {
+  queued: () => undefined,
+  started: () => undefined,
+  finished: () => undefined,
+  panicked: () => undefined,
+  rejected: () => undefined,
+};
 
 export interface QueryPoolOptions {
   threads: number;
@@ -85,7 +93,7 @@ export class QueryPool {
     this.events = opts.events ?? NO_QUERY_POOL_EVENTS;
     this.graceMs = opts.terminateGraceMs ?? 250;
     for (let i = 0; i < opts.threads; i++) this.threads.push(this.spawn());
-    this.admission = new SearchAdmission({ running: opts.threads + 1, queueSize: opts.queueSize ?? Infinity });
+    this.admission = new SearchAdmission({ running: opts.threads + 1, queueSize: opts.queueSize ?? Infinity, onRejected: () => this.events.rejected() });
   }
 
   get size(): number {
