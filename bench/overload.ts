@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     .option('--seconds <n>', 'how long the overload lasts', integer(1), 60)
     .option('--search-clients <n>', 'clients sending expensive searches', integer(1), 32)
     .option('--writers <n>', 'bulk writers', integer(1), 4)
-    .option('--aggregation-memory-mib <n>', 'SVC_AGGREGATION_MEMORY_BYTES in MiB', integer(1), 128)
+    .option('--aggregation-memory-mib <n>', 'SVC_AGGREGATION_MEMORY_BYTES in MiB', integer(1), 16)
     .option('--memtable-mib <n>', 'SVC_MEMTABLE_MAX_BYTES in MiB', integer(1), 64)
     .option('--wal-mib <n>', 'SVC_WAL_MAX_UNFLUSHED_BYTES in MiB', integer(1), 128)
     .option('--query-queue <n>', 'SVC_QUERY_QUEUE_SIZE (searches waiting for a turn before 429)', integer(0), 8)
