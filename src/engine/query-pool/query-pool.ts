@@ -87,7 +87,7 @@ export class QueryPool {
   private readonly events: QueryPoolEvents;
   private readonly graceMs: number;
   /** the whole of a search (threads, memtables, aggregations) runs under it: see admission.ts */
-  readonly admission: SearchAdmission;
+  private readonly admission: SearchAdmission;
 
   constructor(private readonly opts: QueryPoolOptions) {
     this.events = opts.events ?? NO_QUERY_POOL_EVENTS;
