@@ -22,6 +22,8 @@ export interface OverloadOptions {
    * process's memory grows with what is ingested, not only with the budgets
    */
   bulksPerWriter?: number;
+  /** bulk requests of 1,000 documents sent before the searches start (5 when not given) */
+  initialBulks?: number;
   /** the budgets the service runs with (bytes) */
   aggregationMemoryBytes: number;
   memtableMaxBytes: number;
@@ -185,7 +187,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
   };
 
   // a first batch so that the searches have something to chew on from the start
-  await writer(-1, 5);
+  await writer(-1, opts.initialBulks ?? 5);
   await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w, opts.bulksPerWriter)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober()]);
   memory.stop();
   const alive = server.running() && (await fetch(`${server.url}/health/livez`).then((r) => r.status === 200).catch(() => false));

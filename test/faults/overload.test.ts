@@ -19,8 +19,10 @@ describe('overload (the short run of bench/overload.ts)', () => {
       durationMs: 8_000,
       searchClients: 12,
       writers: 2,
+      // 20,000 documents from the start: enough for a terms over request_id to pass 2 MiB
+      initialBulks: 20,
       // the peak RSS below is measured for this much ingest
-      bulksPerWriter: 15,
+      bulksPerWriter: 10,
       // small enough that the mix crosses it, and that searches wait for a turn
       aggregationMemoryBytes: 2 * MiB,
       queryQueueSize: 2,
