@@ -136,22 +136,28 @@ export function makeSlowDevice(workDir: string, bytes: number): SlowDevice | str
     for (const [file, value] of files) fs.writeFileSync(path.join(group, file), `${majorMinor} ${value ?? 0}`);
   };
 
+  // the group is made now, so that a machine that does not allow it is known before the run
+  try {
+    if (v2) fs.writeFileSync(path.join(controller.root, 'cgroup.subtree_control'), '+io');
+    fs.mkdirSync(group);
+    cleanup.push(() => removeGroup(controller.root, group));
+    setLimits(null);
+  } catch (err) {
+    const problems = undo();
+    return `making a throttle group under ${controller.root} (${controller.mechanism}) failed: ${(err as Error).message}${problems.length > 0 ? `; cleanup: ${problems.join('; ')}` : ''}`;
+  }
+
   return {
     mountPoint,
     device,
     majorMinor,
     mechanism: controller.mechanism,
     throttle(pid, limits) {
-      if (!fs.existsSync(group)) {
-        if (v2) fs.writeFileSync(path.join(controller.root, 'cgroup.subtree_control'), '+io');
-        fs.mkdirSync(group);
-        cleanup.push(() => removeGroup(controller.root, group));
-      }
       setLimits(limits);
       fs.writeFileSync(path.join(group, 'cgroup.procs'), String(pid));
     },
     lift() {
-      if (fs.existsSync(group)) setLimits(null);
+      setLimits(null);
     },
     groupWriteBytes() {
       if (v2) {

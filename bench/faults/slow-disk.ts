@@ -213,7 +213,12 @@ export async function runSlowDisk(opts: SlowDiskOptions): Promise<SlowDiskReport
     log(JSON.stringify(report));
     return report;
   } finally {
-    device.lift();
+    try {
+      // a SIGTERM flushes: at full speed
+      device.lift();
+    } catch (err) {
+      log(`lifting the throttle failed: ${(err as Error).message}`);
+    }
     await stopServer?.().catch(() => undefined);
     for (const problem of device.release()) log(`cleanup: ${problem}`);
   }
