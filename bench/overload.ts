@@ -19,11 +19,13 @@ async function main(): Promise<void> {
     .option('--seconds <n>', 'how long the overload lasts', integer(1), 60)
     .option('--search-clients <n>', 'clients sending expensive searches', integer(1), 32)
     .option('--writers <n>', 'bulk writers', integer(1), 4)
-    .option('--aggregation-memory-mib <n>', 'SVC_AGGREGATION_MEMORY_BYTES in MiB', integer(1), 128)
+    .option('--aggregation-memory-mib <n>', 'SVC_AGGREGATION_MEMORY_BYTES in MiB', integer(1), 16)
     .option('--memtable-mib <n>', 'SVC_MEMTABLE_MAX_BYTES in MiB', integer(1), 64)
     .option('--wal-mib <n>', 'SVC_WAL_MAX_UNFLUSHED_BYTES in MiB', integer(1), 128)
+    .option('--query-queue <n>', 'SVC_QUERY_QUEUE_SIZE (searches waiting for a turn before 429)', integer(0), 8)
+    .option('--backoff-ms <n>', 'how long a client waits after a 429', integer(0), 100)
     .parse()
-    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number }>();
+    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number; queryQueue: number; backoffMs: number }>();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-'));
   try {
     const report = await runOverload({
@@ -35,8 +37,12 @@ async function main(): Promise<void> {
       aggregationMemoryBytes: opts.aggregationMemoryMib * MiB,
       memtableMaxBytes: opts.memtableMib * MiB,
       walMaxUnflushedBytes: opts.walMib * MiB,
+      queryQueueSize: opts.queryQueue,
+      backoffMs: opts.backoffMs,
     });
-    process.stdout.write(`${JSON.stringify({ ...report, peakRssMiB: Math.round(report.peakRssBytes / MiB), budgetMiB: Math.round(report.budgetBytes / MiB) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...report, peakRssMiB: Math.round(report.peakRssBytes / MiB), aggregationBudgetMiB: Math.round(report.aggregationMemoryBytes / MiB), budgetMiB: Math.round(report.budgetBytes / MiB) }, null, 2)}\n`,
+    );
     if (!report.alive || report.unexpected.length > 0 || report.livenessFailures > 0) process.exitCode = 1;
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });

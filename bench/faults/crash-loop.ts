@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Prng } from '../corpus/index.js';
-import { startServer, type ServerHandle } from '../harness/index.js';
+import { startServer, waitReady, type ServerHandle } from '../harness/index.js';
 
 export interface CrashLoopOptions {
   repoRoot: string;
@@ -235,15 +235,6 @@ async function firstAcceptedBulk(url: string, since: number): Promise<number> {
       // not back yet
     }
     await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (;;) {
-    const res = await fetch(`${url}/health/readyz`);
-    await res.arrayBuffer();
-    if (res.status === 200) return;
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 

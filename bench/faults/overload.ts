@@ -3,10 +3,13 @@
  * aggregations at once (terms over a high-cardinality field, fine histograms with sub-
  * aggregations, leading wildcards, deep pages), and a prober asks for liveness all along. The
  * service must answer 429 (or the documented 504 of a query timeout) rather than die, stay
- * within its memory budgets, and keep answering liveness.
+ * within its memory budgets, and keep answering liveness. Two kinds of 429 are expected of
+ * searches: a full search queue (es_rejected_execution_exception, SVC_QUERY_QUEUE_SIZE) and an
+ * aggregation over its memory budget (circuit_breaking_exception); a client that gets one
+ * waits a little before its next search, as clients retrying a 429 should.
  */
 import path from 'node:path';
-import { MemorySampler, startServer } from '../harness/index.js';
+import { MemorySampler, median, percentile, startServer } from '../harness/index.js';
 
 export interface OverloadOptions {
   repoRoot: string;
@@ -14,10 +17,21 @@ export interface OverloadOptions {
   durationMs: number;
   searchClients: number;
   writers: number;
+  /**
+   * bulk requests of 1,000 documents each writer sends at most (unbounded when not given): the
+   * process's memory grows with what is ingested, not only with the budgets
+   */
+  bulksPerWriter?: number;
+  /** bulk requests of 1,000 documents sent before the searches start (5 when not given) */
+  initialBulks?: number;
   /** the budgets the service runs with (bytes) */
   aggregationMemoryBytes: number;
   memtableMaxBytes: number;
   walMaxUnflushedBytes: number;
+  /** SVC_QUERY_QUEUE_SIZE; the service's default when not given */
+  queryQueueSize?: number;
+  /** how long a search client waits after a 429 */
+  backoffMs?: number;
   log?: (line: string) => void;
 }
 
@@ -27,12 +41,27 @@ export interface OverloadReport {
   bulks: number;
   /** answers by status over all requests */
   statuses: Record<string, number>;
-  /** answers that are neither a success, a 429 nor a 504 */
+  /** answers that are neither a success, a 429, a 504 nor a 400 too_many_buckets_exception */
   unexpected: string[];
+  /** searches answered 200 */
+  searchesAnswered: number;
+  /** searches answered 429 because the search queue was full (es_rejected_execution_exception) */
+  searchesRejected: number;
+  /** searches answered 429 because their aggregations would pass the memory budget */
+  searchesOverBudget: number;
+  /** searches answered 400 because their aggregations would make more than SVC_MAX_BUCKETS buckets */
+  searchesTooManyBuckets: number;
+  /** documents of bulk requests answered 200 with status 201 */
+  documentsAcknowledged: number;
+  /** bulk requests answered 429 (the write budget) */
+  bulksRefused: number;
+  /** time from sending a bulk request to its answer */
+  bulkLatencyMs: { median: number; p99: number; max: number };
   livenessProbes: number;
   livenessFailures: number;
   longestLivenessMs: number;
   peakRssBytes: number;
+  aggregationMemoryBytes: number;
   /**
    * what the budgets let requests hold in memory: aggregations, and the memtable taking writes
    * with one being flushed (the log's cap bounds the same documents, so it is not added again)
@@ -64,6 +93,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
       SVC_AGGREGATION_MEMORY_BYTES: String(opts.aggregationMemoryBytes),
       SVC_MEMTABLE_MAX_BYTES: String(opts.memtableMaxBytes),
       SVC_WAL_MAX_UNFLUSHED_BYTES: String(opts.walMaxUnflushedBytes),
+      ...(opts.queryQueueSize === undefined ? {} : { SVC_QUERY_QUEUE_SIZE: String(opts.queryQueueSize) }),
     },
     startTimeoutMs: 60_000,
   });
@@ -73,13 +103,24 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
   const unexpected: string[] = [];
   let searches = 0;
   let bulks = 0;
+  let searchesAnswered = 0;
+  let searchesRejected = 0;
+  let searchesOverBudget = 0;
+  let searchesTooManyBuckets = 0;
+  let documentsAcknowledged = 0;
+  let bulksRefused = 0;
+  const bulkLatencies: number[] = [];
+  const backoffMs = opts.backoffMs ?? 100;
   let probes = 0;
   let probeFailures = 0;
   let longestProbe = 0;
   const deadline = performance.now() + opts.durationMs;
   const count = (status: number, what: string, text: string) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
-    if (status !== 200 && status !== 429 && status !== 504 && unexpected.length < 20) unexpected.push(`${what} -> ${status} ${text.slice(0, 200)}`);
+    // a nested terms over many users may pass SVC_MAX_BUCKETS once enough is ingested: a 400 of its own
+    const tooManyBuckets = status === 400 && errorType(text) === 'too_many_buckets_exception';
+    if (tooManyBuckets) searchesTooManyBuckets++;
+    else if (status !== 200 && status !== 429 && status !== 504 && unexpected.length < 20) unexpected.push(`${what} -> ${status} ${text.slice(0, 200)}`);
   };
 
   const writer = async (w: number, requests = Infinity) => {
@@ -90,9 +131,17 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
         lines.push(`{"index":{"_index":"${INDEX}"}}`, JSON.stringify({ _line: `GET /api/items/${id} user u${d % 977} took ${d % 300} ms`, request_id: id, user: `u${(d * 31) % 977}`, latency_ms: (d * 7) % 1_000 }));
       }
       try {
+        const sent = performance.now();
         const res = await fetch(`${server.url}/_bulk`, { method: 'POST', body: lines.join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } });
-        count(res.status, 'bulk', await res.text());
+        const text = await res.text();
+        bulkLatencies.push(performance.now() - sent);
+        count(res.status, 'bulk', text);
         bulks++;
+        if (res.status === 200) documentsAcknowledged += acknowledgedItems(text);
+        if (res.status === 429) {
+          bulksRefused++;
+          await new Promise((r) => setTimeout(r, backoffMs));
+        }
       } catch (err) {
         unexpected.push(`bulk failed: ${(err as Error).message}`);
         return;
@@ -104,8 +153,17 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
       const q = EXPENSIVE[i % EXPENSIVE.length]!;
       try {
         const res = await fetch(`${server.url}${q.path}`, { method: 'POST', body: JSON.stringify(q.body), headers: { 'content-type': 'application/json' } });
-        count(res.status, JSON.stringify(q.body).slice(0, 80), await res.text());
+        const text = await res.text();
+        count(res.status, JSON.stringify(q.body).slice(0, 80), text);
         searches++;
+        if (res.status === 200) searchesAnswered++;
+        if (res.status === 429) {
+          const type = errorType(text);
+          if (type === 'es_rejected_execution_exception') searchesRejected++;
+          else if (type === 'circuit_breaking_exception') searchesOverBudget++;
+          else if (unexpected.length < 20) unexpected.push(`search -> 429 of an unknown kind: ${text.slice(0, 200)}`);
+          await new Promise((r) => setTimeout(r, backoffMs));
+        }
       } catch (err) {
         unexpected.push(`search failed: ${(err as Error).message}`);
         return;
@@ -129,8 +187,8 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
   };
 
   // a first batch so that the searches have something to chew on from the start
-  await writer(-1, 5);
-  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober()]);
+  await writer(-1, opts.initialBulks ?? 5);
+  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w, opts.bulksPerWriter)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober()]);
   memory.stop();
   const alive = server.running() && (await fetch(`${server.url}/health/livez`).then((r) => r.status === 200).catch(() => false));
   const peak = Math.max(memory.peakSampledBytes ?? 0, memory.highWaterMarkBytes() ?? 0);
@@ -141,13 +199,37 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
     bulks,
     statuses,
     unexpected,
+    searchesAnswered,
+    searchesRejected,
+    searchesOverBudget,
+    searchesTooManyBuckets,
+    documentsAcknowledged,
+    bulksRefused,
+    bulkLatencyMs: { median: Math.round(median(bulkLatencies)), p99: Math.round(percentile(bulkLatencies, 99)), max: Math.round(Math.max(0, ...bulkLatencies)) },
     livenessProbes: probes,
     livenessFailures: probeFailures,
     longestLivenessMs: Math.round(longestProbe),
     peakRssBytes: peak,
+    aggregationMemoryBytes: opts.aggregationMemoryBytes,
     budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2,
     alive,
   };
   log(JSON.stringify(report));
   return report;
+}
+
+function errorType(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { error?: { type?: string } }).error?.type;
+  } catch {
+    return undefined;
+  }
+}
+
+/** items of a bulk answer that were created */
+function acknowledgedItems(text: string): number {
+  const { items } = JSON.parse(text) as { items: Array<Record<string, { status: number }>> };
+  let n = 0;
+  for (const item of items) if (Object.values(item)[0]?.status === 201) n++;
+  return n;
 }

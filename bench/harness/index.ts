@@ -11,4 +11,5 @@ export { median, percentile } from './stats.js';
 export { CpuMeter, processCpuSeconds, statCpuSeconds, ownCpuSeconds, machineBusySeconds, type PhaseCpu } from './cpu-time.js';
 export { ThreadCpuMeter, type ThreadCpu, type PhaseThreadCpu } from './thread-cpu.js';
 export { repoRoot } from './repo-root.js';
+export { waitReady } from './ready.js';
 export { integer } from './cli-args.js';

@@ -87,7 +87,7 @@ export class PayloadTooLargeError extends SvcError {
   }
 }
 
-/** 429: the storage budget ("treasurer" limits) is exceeded; clients retry. */
+/** 429: a budget or a queue is full (the storage budget, the search queue); clients retry. */
 export class TooManyRequestsError extends SvcError {
   constructor(reason: string) {
     super('es_rejected_execution_exception', 429, reason);

@@ -49,6 +49,7 @@ export interface Config {
   walMaxUnflushedBytes: number;
   idleIndexMs: number;
   queryThreads: number;
+  queryQueueSize: number;
   queryTimeoutMs: number;
   maxOpenScrolls: number;
   aggregationMemoryBytes: number;
@@ -91,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     walMaxUnflushedBytes: s.SVC_WAL_MAX_UNFLUSHED_BYTES,
     idleIndexMs: s.SVC_IDLE_INDEX_SECONDS * 1000,
     queryThreads: s.SVC_QUERY_THREADS,
+    queryQueueSize: s.SVC_QUERY_QUEUE_SIZE,
     queryTimeoutMs: Math.round(s.SVC_QUERY_TIMEOUT_SECONDS * 1000),
     maxOpenScrolls: s.SVC_MAX_OPEN_SCROLLS,
     aggregationMemoryBytes: s.SVC_AGGREGATION_MEMORY_BYTES,

@@ -34,6 +34,11 @@ export const envSchema = z.object({
   SVC_IDLE_INDEX_SECONDS: positiveInt.default(600),
 
   SVC_QUERY_THREADS: positiveInt.default(Math.max(1, os.availableParallelism())),
+  /**
+   * searches that wait for a turn once query threads + 1 run (like the search thread pool's
+   * queue_size in Elasticsearch); past it a search gets 429 es_rejected_execution_exception
+   */
+  SVC_QUERY_QUEUE_SIZE: nonNegativeInt.default(1000),
   SVC_QUERY_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   SVC_MAX_OPEN_SCROLLS: positiveInt.default(500),
   SVC_AGGREGATION_MEMORY_BYTES: positiveInt.default(256 * MiB),

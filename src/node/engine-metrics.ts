@@ -39,12 +39,13 @@ export function compactionMetrics(metrics: Metrics): CompactionEvents {
   };
 }
 
-/** svc_query_queued_total and svc_query_queue_duration_ns for the query threads. */
+/** svc_query_queued_total, svc_query_queue_duration_ns and svc_query_rejected_total for the query threads. */
 export function queryPoolMetrics(metrics: Metrics): QueryPoolEvents {
   return {
     queued: () => metrics.queryQueuedTotal.inc(),
     started: (queueDurationNs) => metrics.queryQueueDurationNs.observe(queueDurationNs),
     finished: () => undefined,
     panicked: () => metrics.queryTasksPanickedTotal.inc(),
+    rejected: () => metrics.queryRejectedTotal.inc(),
   };
 }

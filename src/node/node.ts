@@ -67,7 +67,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   });
   await connectIndexCatalog({ engine, metastore, logger });
   metrics.watchIndexBytes(() => engine.indexBytes());
-  const queryPool = new QueryPool({ threads: config.queryThreads, logger, events: queryPoolMetrics(metrics) });
+  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics) });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
   const audit = createAuditLog(logger);

@@ -65,6 +65,7 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly queryQueuedTotal = this.counter('svc_query_queued_total', 'queries that had to wait for a query thread');
+  readonly queryRejectedTotal = this.counter('svc_query_rejected_total', 'searches refused with 429 because the search queue was full (SVC_QUERY_QUEUE_SIZE)');
   readonly queryTasksCurrentCount = this.gauge('svc_query_tasks_current_count', 'queries running now');
   readonly queryTasksPanickedTotal = this.counter('svc_query_tasks_panicked_total', 'queries that failed with an internal error');
   readonly queryTasksTotal = this.counter('svc_query_tasks_total', 'queries run');

@@ -14,6 +14,7 @@ describe('configuration', () => {
     assert.equal(c.dataDir, path.resolve('./data'));
     assert.equal(c.maxBulkBytes, 100 * 1024 * 1024);
     assert.equal(c.queryThreads, os.availableParallelism());
+    assert.equal(c.queryQueueSize, 1000);
     assert.equal(c.idleIndexMs, 600_000);
     assert.equal(c.rbac.enabled, false);
     assert.equal(c.objectStore, '');
@@ -21,13 +22,14 @@ describe('configuration', () => {
 
   it('reads SVC_* settings, and command-line overrides win', () => {
     const c = loadConfig(
-      { SVC_HOST: '0.0.0.0', SVC_PORT: '9300', SVC_QUERY_THREADS: '3', SVC_QUERY_TIMEOUT_SECONDS: '2.5', SVC_RBAC: '0', OTHER: 'ignored' },
+      { SVC_HOST: '0.0.0.0', SVC_PORT: '9300', SVC_QUERY_THREADS: '3', SVC_QUERY_TIMEOUT_SECONDS: '2.5', SVC_QUERY_QUEUE_SIZE: '0', SVC_RBAC: '0', OTHER: 'ignored' },
       { port: 9400 },
     );
     assert.equal(c.host, '0.0.0.0');
     assert.equal(c.port, 9400);
     assert.equal(c.queryThreads, 3);
     assert.equal(c.queryTimeoutMs, 2500);
+    assert.equal(c.queryQueueSize, 0);
   });
 
   it('refuses invalid values, naming the setting', () => {
@@ -36,6 +38,7 @@ describe('configuration', () => {
       ['SVC_PORT', 'http'],
       ['SVC_QUERY_THREADS', '0'],
       ['SVC_QUERY_TIMEOUT_SECONDS', '-1'],
+      ['SVC_QUERY_QUEUE_SIZE', '-1'],
       ['SVC_RBAC', 'maybe'],
       ['SVC_LOG_LEVEL', 'loud'],
       ['SVC_MAX_BULK_BYTES', '1.5'],

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { QueryTimeoutError, SvcError } from '../../common/index.js';
 import { executeSearch, matchUpperBound, mergeSearchResults } from '../search/index.js';
 import type { SearchRequest, SearchResult, SearchTarget } from '../search/types.js';
+import { SearchAdmission } from './admission.js';
 import { QUERY_THREAD_NAME, fromWireError, type FileTarget, type QueryReply, type QueryTask } from './messages.js';
 
 /** What the pool reports, for the svc_query_* metrics. */
@@ -18,9 +19,17 @@ export interface QueryPoolEvents {
   started(queueDurationNs: number): void;
   finished(): void;
   panicked(): void;
+  /** a search was refused because the search queue was full */
+  rejected(): void;
 }
 
-export const NO_QUERY_POOL_EVENTS: QueryPoolEvents = { queued: () => undefined, started: () => undefined, finished: () => undefined, panicked: () => undefined };
+export const NO_QUERY_POOL_EVENTS: QueryPoolEvents = {
+  queued: () => undefined,
+  started: () => undefined,
+  finished: () => undefined,
+  panicked: () => undefined,
+  rejected: () => undefined,
+};
 
 export interface QueryPoolOptions {
   threads: number;
@@ -28,6 +37,11 @@ export interface QueryPoolOptions {
   events?: QueryPoolEvents;
   /** time allowed past a query's deadline for its cooperative stop before the thread is terminated */
   terminateGraceMs?: number;
+  /**
+   * searches that may wait for their turn once as many run as there are query threads plus one
+   * (the main thread's part); more get 429 (SVC_QUERY_QUEUE_SIZE). Unbounded when not given.
+   */
+  queueSize?: number;
 }
 
 interface Pending {
@@ -72,15 +86,26 @@ export class QueryPool {
   private closed = false;
   private readonly events: QueryPoolEvents;
   private readonly graceMs: number;
+  /** the whole of a search (threads, memtables, aggregations) runs under it: see admission.ts */
+  private readonly admission: SearchAdmission;
 
   constructor(private readonly opts: QueryPoolOptions) {
     this.events = opts.events ?? NO_QUERY_POOL_EVENTS;
     this.graceMs = opts.terminateGraceMs ?? 250;
     for (let i = 0; i < opts.threads; i++) this.threads.push(this.spawn());
+    this.admission = new SearchAdmission({ running: opts.threads + 1, queueSize: opts.queueSize ?? Infinity, onRejected: () => this.events.rejected() });
   }
 
   get size(): number {
     return this.threads.length;
+  }
+
+  /**
+   * Runs a whole search (this pool's part and what the caller does on the main thread around it)
+   * when admission gives it a turn; 429 when the queue is full.
+   */
+  admit<T>(search: () => Promise<T>, deadlineMs?: number): Promise<T> {
+    return this.admission.run(search, deadlineMs);
   }
 
   /** Searches the targets: segment files on a query thread, memtables here, results merged. */

@@ -63,8 +63,11 @@ export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[],
   m.queryTasksCurrentCount.inc();
   try {
     const aggregations = parseSearchAggregations(search);
-    const result = await deps.queryPool.search(targets, search.request);
-    return aggregations === undefined ? result : { ...result, aggregationsJson: await runSearchAggregations(deps, targets, search, aggregations) };
+    // admitted as a whole: the aggregations run on this thread, and count as the search's work
+    return await deps.queryPool.admit(async () => {
+      const result = await deps.queryPool.search(targets, search.request);
+      return aggregations === undefined ? result : { ...result, aggregationsJson: await runSearchAggregations(deps, targets, search, aggregations) };
+    }, search.request.deadlineMs);
   } catch (err) {
     if (!(err instanceof SvcError)) m.queryTasksPanickedTotal.inc();
     throw err;

@@ -9,6 +9,7 @@ import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
 import { QueryTimeoutError } from '../../../src/common/index.js';
+import { NO_QUERY_POOL_EVENTS } from '../../../src/engine/query-pool/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
 
 const logger = pino({ level: 'silent' });
@@ -93,7 +94,7 @@ describe('query threads', () => {
     const single = new QueryPool({
       threads: 1,
       logger,
-      events: { queued: () => queued++, started: (ns) => waits.push(ns), finished: () => undefined, panicked: () => undefined },
+      events: { ...NO_QUERY_POOL_EVENTS, queued: () => queued++, started: (ns) => waits.push(ns) },
     });
     try {
       assert.equal(single.size, 1);
@@ -113,7 +114,7 @@ describe('query threads', () => {
     const counting = new QueryPool({
       threads: 1,
       logger,
-      events: { queued: () => undefined, started: () => started++, finished: () => undefined, panicked: () => undefined },
+      events: { ...NO_QUERY_POOL_EVENTS, started: () => started++ },
     });
     try {
       const targets = engine.searchTargets(['pooled']);
