@@ -55,7 +55,7 @@ after(async () => {
 function concreteUrl(row: EndpointPermission): string {
   return row.url
     .replace(':index', 'logs-1')
-    .replace(':type', '_doc')
+    .replace(':type', 'doc')
     .replace(':aliases', 'a1')
     .replace(':stats', 'docs')
     .replace(':scrollId', 'c2Nyb2xs')
