@@ -49,10 +49,15 @@ export class SearchAdmission {
           `queued tasks = ${Math.max(0, queued)}, completed tasks = ${this.completedCount}] (SVC_QUERY_QUEUE_SIZE); retry later`,
       );
     }
-    await new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
-      this.scheduleTurn();
-    });
+    if (this.active === 0 && this.waiting.length === 0) {
+      // the only search: nothing to pace it against, so it does not wait for the event loop
+      this.active++;
+    } else {
+      await new Promise<void>((resolve) => {
+        this.waiting.push(resolve);
+        this.scheduleTurn();
+      });
+    }
     try {
       if (deadlineMs !== undefined && Date.now() > deadlineMs) {
         throw new QueryTimeoutError('the query waited past the hard query timeout (SVC_QUERY_TIMEOUT_SECONDS) for its turn and was not run');

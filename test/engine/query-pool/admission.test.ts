@@ -22,6 +22,26 @@ function heldSearch(): { started: Promise<void>; finish(): void; run(): Promise<
 }
 
 describe('search admission (SVC_QUERY_QUEUE_SIZE)', () => {
+  it('runs the only search at once, without waiting for a turn of the event loop', async () => {
+    const admission = new SearchAdmission({ running: 2, queueSize: 2 });
+    let started = false;
+    const answer = admission.run(async () => {
+      started = true;
+      return 'ok';
+    });
+    assert.equal(started, true);
+    assert.equal(await answer, 'ok');
+    // with a search running, the next one waits for its turn
+    const held = heldSearch();
+    const first = admission.run(() => held.run());
+    let secondStarted = false;
+    const second = admission.run(async () => (secondStarted = true));
+    assert.equal(secondStarted, false);
+    await second;
+    held.finish();
+    await first;
+  });
+
   it('runs a fixed number at once, queues the next in arrival order, refuses past the queue with 429', async () => {
     const admission = new SearchAdmission({ running: 2, queueSize: 2 });
     const searches = Array.from({ length: 4 }, () => heldSearch());
