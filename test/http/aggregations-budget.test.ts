@@ -62,7 +62,7 @@ describe('aggregation memory budget', () => {
     assert.equal(service.breaker.used, service.cache.bytes, 'the refused requests gave their memory back');
 
     const ok = await request<{ hits: { total: { value: number } }; aggregations: Record<string, { value?: number; buckets?: unknown[] }> }>(`${node.url}/users/_search`, {
-      body: { size: 0, aggs: { n: { terms: { field: 'n', size: 3 } }, distinct: { cardinality: { field: 'user' } } } },
+      body: { size: 0, track_total_hits: true, aggs: { n: { terms: { field: 'n', size: 3 } }, distinct: { cardinality: { field: 'user' } } } },
     });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.hits.total.value, DOCS);

@@ -147,6 +147,16 @@ describe('_search options', () => {
     assert.equal((await fails('/opts/_search', { track_total_hits: 'lots' })).status, 400);
   });
 
+  it('counts up to 10,000 hits when track_total_hits is not given, every hit for a scroll or an integer total', async () => {
+    const many = Array.from({ length: 10_050 }, (_, i) => ({ _line: `many ${i}`, _ts: T0 + i }));
+    assert.equal((await bulkIndex(node.url, 'many', many)).status, 200);
+    assert.deepEqual((await get('/many/_search?size=3')).body.hits.total, { value: 10_000, relation: 'gte' });
+    assert.deepEqual((await get('/many/_search?size=3&track_total_hits=true')).body.hits.total, { value: 10_050, relation: 'eq' });
+    assert.equal((await get('/many/_search?size=0&rest_total_hits_as_int=true')).body.hits.total, 10_050);
+    assert.deepEqual((await get('/many/_search?size=3&scroll=1m')).body.hits.total, { value: 10_050, relation: 'eq' });
+    assert.deepEqual((await get('/many/_count')).body, { count: 10_050, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } });
+  });
+
   it('answers totals as a number with rest_total_hits_as_int, which needs accurate totals', async () => {
     assert.equal((await get('/opts/_search?size=0&rest_total_hits_as_int=true')).body.hits.total, 30);
     const err = await fails('/opts/_search?rest_total_hits_as_int=true&track_total_hits=5');

@@ -116,11 +116,14 @@ export function toSearchRequest(params: QueryParams, body: Record<string, unknow
 
   const tthParam = stringParam(params, 'track_total_hits');
   const tthValue = tthParam !== undefined ? tthParam : b.track_total_hits;
-  const trackTotalHits = parseTrackTotalHits(tthValue);
+  const explicitTrackTotalHits = parseTrackTotalHits(tthValue);
   const restTotalHitsAsInt = boolParam(params, 'rest_total_hits_as_int') ?? false;
-  if (restTotalHitsAsInt && trackTotalHits !== true) {
+  if (restTotalHitsAsInt && explicitTrackTotalHits !== undefined && explicitTrackTotalHits !== true) {
     throw new BadRequestError(`[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${String(tthValue)}`);
   }
+  const opensScroll = stringParam(params, 'scroll') !== undefined;
+  // as in Elasticsearch: an integer total and a scroll count every hit, other searches up to 10,000
+  const trackTotalHits = explicitTrackTotalHits ?? (restTotalHitsAsInt || opensScroll ? true : DEFAULT_TRACK_TOTAL_HITS);
 
   const searchAfter = b.search_after;
   if (searchAfter !== undefined && !Array.isArray(searchAfter)) {
@@ -265,8 +268,13 @@ function intField(body: Record<string, unknown>, key: string): number | undefine
   throw new ParsingError(`[${key}] must be an integer, found [${JSON.stringify(v)}]`, {}, 'x_content_parse_exception');
 }
 
-function parseTrackTotalHits(v: unknown): boolean | number {
-  if (v === undefined || v === null || v === true || v === 'true') return true;
+/** Hits a search counts exactly when it does not say (`track_total_hits`), as in Elasticsearch 7. */
+export const DEFAULT_TRACK_TOTAL_HITS = 10_000;
+
+/** The `track_total_hits` asked for; undefined when the request does not say. */
+function parseTrackTotalHits(v: unknown): boolean | number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (v === true || v === 'true') return true;
   if (v === false || v === 'false') return false;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : NaN;
   // -1 is Elasticsearch's "accurate"
