@@ -285,4 +285,18 @@ describe('documents by _id', () => {
     assert.ok(item._seq_no > lastSeqNo, 'no _seq_no is handed out twice');
     assert.equal(await count('emptied'), 1);
   });
+
+  it('an aggregation cached over a segment file sees deletes that came after it', async () => {
+    const lines: unknown[] = [];
+    for (let i = 0; i < 6; i++) lines.push({ index: { _index: 'aggdel', _id: `d${i}` } }, { _line: `doc ${i}`, kind: i < 3 ? 'a' : 'b' });
+    await bulk(lines);
+    await request(`${node.url}/aggdel/_flush`, { method: 'POST' });
+    const kinds = async () => {
+      const res = await request<SearchBody>(`${node.url}/aggdel/_search`, { body: { size: 0, aggs: { kinds: { terms: { field: 'kind' } } } } });
+      return res.body.aggregations!.kinds!.buckets.map((b) => [b.key, b.doc_count]);
+    };
+    assert.deepEqual(await kinds(), [['a', 3], ['b', 3]]);
+    await bulk([{ delete: { _index: 'aggdel', _id: 'd0' } }, { index: { _index: 'aggdel', _id: 'd3' } }, { _line: 'doc 3 again', kind: 'a' }]);
+    assert.deepEqual(await kinds(), [['a', 3], ['b', 2]]);
+  });
 });

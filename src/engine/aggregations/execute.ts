@@ -163,7 +163,8 @@ function* segmentPartials(
 ): Steps<Partial[] | null> {
   const segment = target.segment;
   const limit = Math.max(0, Math.min(target.docLimit ?? segment.numDocs, segment.numDocs));
-  const key = baseKey !== null && isImmutable(target) ? `${segment.id}|${limit}|${baseKey}` : null;
+  // a segment file only gains deletes until a merge replaces it: their count names its state
+  const key = baseKey !== null && isImmutable(target) ? `${segment.id}|${limit}|${target.deleted?.length ?? 0}|${baseKey}` : null;
   if (key !== null) {
     const hit = cache!.get(key);
     if (hit !== undefined) {
