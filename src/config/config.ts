@@ -6,7 +6,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isSecureOrLoopbackUrl } from '../common/index.js';
 import { issuerForAudience } from './identity-providers.js';
+import { clusterConfig, type ClusterConfig } from './cluster.js';
+import { ConfigError } from './config-error.js';
 import { envSchema, type EnvSettings } from './schema.js';
+
+export { ConfigError };
 
 /**
  * Where the keys that sign users' JWTs come from. An explicit setting wins; otherwise the keys
@@ -59,15 +63,16 @@ export interface Config {
   objectStore: string;
   storageMaxPendingBytes: number;
   rbac: RbacConfig;
+  cluster: ClusterConfig;
 }
-
-export class ConfigError extends Error {}
 
 /** Values given on the command line; they win over the environment. */
 export interface ConfigOverrides {
   host?: string;
   port?: number;
   dataDir?: string;
+  /** comma-separated roles (`--roles`) */
+  roles?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
@@ -102,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     objectStore: s.SVC_OBJECT_STORE,
     storageMaxPendingBytes: s.SVC_STORAGE_MAX_PENDING_BYTES,
     rbac: rbacConfig(s),
+    cluster: clusterConfig(s, overrides.roles, s.SVC_METASTORE_URL),
   };
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
     throw new ConfigError(`port must be an integer from 0 to 65535, got ${String(overrides.port)}`);

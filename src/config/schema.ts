@@ -23,6 +23,19 @@ export const envSchema = z.object({
   SVC_NODE_NAME: z.string().min(1).default(os.hostname()),
   SVC_CLUSTER_NAME: z.string().min(1).default('svc'),
 
+  /** the roles this process runs, comma separated: any of api, cache, storage, coordinator */
+  SVC_ROLES: z.string().default('api,cache,storage,coordinator'),
+  /** this node's id in the membership table; default derived from the cluster and node names */
+  SVC_NODE_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, at most 64').optional(),
+  /** the URL other processes reach this one at; default http://<host>:<port> as it listens */
+  SVC_ADVERTISE_URL: z.string().url().optional(),
+  /** shared by every process of the cluster; required on the internal routes */
+  SVC_CLUSTER_SECRET: z.string().optional(),
+  /** how often a node renews its membership row and the coordinator its lease */
+  SVC_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().default(3),
+  /** how long a membership row or the coordinator lease stays valid without renewal */
+  SVC_LEASE_SECONDS: z.coerce.number().positive().default(15),
+
   SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
   SVC_MEMTABLE_MAX_BYTES: positiveInt.default(128 * MiB),
   SVC_MEMTABLE_MAX_AGE_SECONDS: positiveInt.default(60),
