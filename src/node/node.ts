@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.js';
 import { createLogger, Metrics, type Logger } from '../observability/index.js';
-import { Engine, QueryPool } from '../engine/index.js';
+import { Engine, QueryPool, ReaderCacheBudget, useReaderCacheBudget } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, type Lifecycle } from '../http/index.js';
 import { connectIndexCatalog } from '../http/indices/index.js';
@@ -53,6 +53,9 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     await metastore.close();
     throw err;
   }
+  // before any segment is opened: the main thread's readers keep their entries under it too
+  const readerCache = ReaderCacheBudget.create(config.readerCacheBytes);
+  useReaderCacheBudget(readerCache, readerCache.acquireSlot());
   const engine = await Engine.load({
     dataDir: config.dataDir,
     catalog: metastoreCatalog(metastore),
@@ -67,7 +70,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   });
   await connectIndexCatalog({ engine, metastore, logger });
   metrics.watchIndexBytes(() => engine.indexBytes());
-  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics) });
+  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics), readerCache });
 
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
   const audit = createAuditLog(logger);
