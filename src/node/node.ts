@@ -27,6 +27,8 @@ export interface RunningNode {
   metastore: Metastore;
   logger: Logger;
   metrics: Metrics;
+  /** what segment readers keep, all threads together (SVC_READER_CACHE_BYTES) */
+  readerCache: ReaderCacheBudget;
   /** graceful stop: drain, flush, close; resolves when everything is closed */
   close(): Promise<void>;
 }
@@ -120,7 +122,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     })();
     return closing;
   };
-  return { url, port, app, engine, metastore, logger, metrics, close };
+  return { url, port, app, engine, metastore, logger, metrics, readerCache, close };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -14,8 +14,11 @@
  * change gives back what it holds beyond its share, oldest first, at its next cache access.
  *
  * An entry that cannot be kept (larger than the budget, or no room left after the thread gave
- * back all of its own) is still returned to the search that built it, just not kept. Evicting an
- * entry only drops the cache's reference: a running search that holds the array keeps using it.
+ * back all of its own) is still returned to the search that built it, and an evicted entry is
+ * only dropped from the cache's count: until the current turn of the thread's event loop ends
+ * (for a query thread: its search), both stay findable, outside the budget, so that a search that
+ * asks again for what it built (a doc block's keyword column for each of its sources, say)
+ * does not build it again and again. A running search that holds an array keeps using it.
  *
  * Bytes are counted in units of 64 (an Int32 counter then covers 128 GiB), rounded up.
  */
@@ -117,6 +120,8 @@ export class ReaderCache {
   private newest: Entry | null = null;
   private units = 0;
   private pressureSeen: number;
+  /** spaces holding entries for the current turn only */
+  private turnSpaces: Array<CacheSpace<unknown, unknown>> = [];
 
   constructor(
     readonly budget: ReaderCacheBudget,
@@ -133,6 +138,19 @@ export class ReaderCache {
   /** A keyed part of the cache (one per reader and kind of entry); `clear()` it when the reader closes. */
   space<K, V>(): CacheSpace<K, V> {
     return new CacheSpace<K, V>(this);
+  }
+
+  /** Forgets the entries held for the current turn only (run at the end of each turn). */
+  endTurn(): void {
+    const spaces = this.turnSpaces;
+    this.turnSpaces = [];
+    for (const space of spaces) space.endTurn();
+  }
+
+  /** @internal a space now holds an entry for this turn */
+  holdsForTurn(space: CacheSpace<unknown, unknown>): void {
+    if (this.turnSpaces.length === 0) setImmediate(() => this.endTurn());
+    this.turnSpaces.push(space);
   }
 
   /** @internal marks an entry most recently used */
@@ -218,6 +236,8 @@ export class ReaderCache {
 /** Entries of one kind of one reader, in the thread's cache. */
 export class CacheSpace<K, V> {
   private readonly map = new Map<K, Entry>();
+  /** values not kept or evicted during the current turn (reader-cache.ts explains why) */
+  private turn: Map<K, V> | null = null;
 
   constructor(private readonly cache: ReaderCache) {}
 
@@ -227,7 +247,7 @@ export class CacheSpace<K, V> {
 
   get(key: K): V | undefined {
     const e = this.map.get(key);
-    if (e === undefined) return undefined;
+    if (e === undefined) return this.turn === null ? undefined : this.turn.get(key);
     this.cache.touch(e);
     return e.value as V;
   }
@@ -240,7 +260,10 @@ export class CacheSpace<K, V> {
       this.cache.remove(old);
     }
     const e: Entry = { space: this as CacheSpace<unknown, unknown>, key, value, units: Math.ceil((bytes + ENTRY_OVERHEAD_BYTES) / UNIT_BYTES), older: null, newer: null };
-    if (!this.cache.admit(e)) return false;
+    if (!this.cache.admit(e)) {
+      this.holdForTurn(key, value);
+      return false;
+    }
     this.map.set(key, e);
     return true;
   }
@@ -248,11 +271,27 @@ export class CacheSpace<K, V> {
   clear(): void {
     for (const e of this.map.values()) this.cache.remove(e);
     this.map.clear();
+    this.turn = null;
   }
 
   /** @internal the cache evicted the entry */
   forget(key: K): void {
+    const e = this.map.get(key);
     this.map.delete(key);
+    if (e !== undefined) this.holdForTurn(key, e.value as V);
+  }
+
+  /** @internal the turn ended */
+  endTurn(): void {
+    this.turn = null;
+  }
+
+  private holdForTurn(key: K, value: V): void {
+    if (this.turn === null) {
+      this.turn = new Map();
+      this.cache.holdsForTurn(this as CacheSpace<unknown, unknown>);
+    }
+    this.turn.set(key, value);
   }
 }
 
