@@ -57,6 +57,8 @@ export interface Config {
   queryTimeoutMs: number;
   maxOpenScrolls: number;
   aggregationMemoryBytes: number;
+  /** SVC_READER_CACHE_BYTES: the node's budget for what segment readers keep decoded */
+  readerCacheBytes: number;
   maxBuckets: number;
   shutdownTimeoutMs: number;
   metastoreUrl: string;
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     queryTimeoutMs: Math.round(s.SVC_QUERY_TIMEOUT_SECONDS * 1000),
     maxOpenScrolls: s.SVC_MAX_OPEN_SCROLLS,
     aggregationMemoryBytes: s.SVC_AGGREGATION_MEMORY_BYTES,
+    readerCacheBytes: s.SVC_READER_CACHE_BYTES,
     maxBuckets: s.SVC_MAX_BUCKETS,
     shutdownTimeoutMs: Math.round(s.SVC_SHUTDOWN_TIMEOUT_SECONDS * 1000),
     metastoreUrl: s.SVC_METASTORE_URL,

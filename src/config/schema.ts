@@ -6,6 +6,8 @@ import os from 'node:os';
 import { z } from 'zod';
 
 const MiB = 1024 * 1024;
+/** see docs/configuration.md for how it was chosen */
+const READER_CACHE_DEFAULT_BYTES = 256 * MiB;
 
 const boolFlag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
@@ -56,6 +58,11 @@ export const envSchema = z.object({
   SVC_MAX_OPEN_SCROLLS: positiveInt.default(500),
   SVC_AGGREGATION_MEMORY_BYTES: positiveInt.default(256 * MiB),
   SVC_MAX_BUCKETS: positiveInt.default(65535),
+  /**
+   * what segment readers keep decoded in memory (columns, term lists, points indexes, postings,
+   * doc blocks), for the main thread and every query thread together; at most 64 GiB
+   */
+  SVC_READER_CACHE_BYTES: nonNegativeInt.max(64 * 1024 * MiB).default(READER_CACHE_DEFAULT_BYTES),
   SVC_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
 
   /** where segment files live: empty = <data dir>/objects, a path, an Azure container SAS URL, or s3://bucket/prefix?... */

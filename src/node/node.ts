@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.js';
 import { createLogger, Metrics, type Logger } from '../observability/index.js';
-import { Engine, QueryPool } from '../engine/index.js';
+import { Engine, QueryPool, ReaderCacheBudget, useReaderCacheBudget } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, buildInternalApi, type Lifecycle } from '../http/index.js';
 import { ClusterMember } from '../cluster/index.js';
@@ -37,6 +37,8 @@ export interface RunningNode {
   metastore: Metastore;
   logger: Logger;
   metrics: Metrics;
+  /** what segment readers keep, all threads together (SVC_READER_CACHE_BYTES); undefined without the data path */
+  readerCache: ReaderCacheBudget | undefined;
   /** graceful stop: drain, flush, close; resolves when everything is closed */
   close(): Promise<void>;
 }
@@ -119,13 +121,14 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     })();
     return closing;
   };
-  return { url, port, app, engine: data?.engine, member, metastore, logger, metrics, close };
+  return { url, port, app, engine: data?.engine, member, metastore, logger, metrics, readerCache: data?.readerCache, close };
 }
 
 interface DataPath {
   engine: Engine;
   objectStore: ReturnType<typeof openObjectStore>;
   queryPool: QueryPool;
+  readerCache: ReaderCacheBudget;
 }
 
 /** The engine over the object store, its catalog in the metastore, and the query threads. */
@@ -142,6 +145,9 @@ async function startDataPath(config: Config, metastore: Metastore, metrics: Metr
     await metastore.close();
     throw err;
   }
+  // before any segment is opened: the main thread's readers keep their entries under it too
+  const readerCache = ReaderCacheBudget.create(config.readerCacheBytes);
+  useReaderCacheBudget(readerCache, readerCache.acquireSlot());
   const engine = await Engine.load({
     dataDir: config.dataDir,
     catalog: metastoreCatalog(metastore),
@@ -156,8 +162,8 @@ async function startDataPath(config: Config, metastore: Metastore, metrics: Metr
   });
   await connectIndexCatalog({ engine, metastore, logger });
   metrics.watchIndexBytes(() => engine.indexBytes());
-  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics) });
-  return { engine, objectStore, queryPool };
+  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics), readerCache });
+  return { engine, objectStore, queryPool, readerCache };
 }
 
 /** Settings that let the process start but leave a part of the cluster unusable. */

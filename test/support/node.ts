@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/index.js';
-import type { Engine } from '../../src/engine/index.js';
+import type { Engine, ReaderCacheBudget } from '../../src/engine/index.js';
 import { startNode, type RunningNode } from '../../src/node/index.js';
 
 export function tempDir(prefix = 'svc-test-'): string {
@@ -15,6 +15,7 @@ export function tempDir(prefix = 'svc-test-'): string {
 /** A node with the api role, so with the data path in it. */
 export interface TestNode extends RunningNode {
   engine: Engine;
+  readerCache: ReaderCacheBudget;
   dataDir: string;
   /** stops the node and removes its data directory */
   destroy(): Promise<void>;
@@ -23,14 +24,15 @@ export interface TestNode extends RunningNode {
 export async function startTestNode(env: Record<string, string> = {}, dataDir = tempDir()): Promise<TestNode> {
   const config = loadConfig({ SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...env });
   const node = await startNode(config);
-  const engine = node.engine;
-  if (engine === undefined) {
+  const { engine, readerCache } = node;
+  if (engine === undefined || readerCache === undefined) {
     await node.close();
     throw new Error('startTestNode starts a node with the api role');
   }
   return {
     ...node,
     engine,
+    readerCache,
     dataDir,
     async destroy() {
       await node.close();
