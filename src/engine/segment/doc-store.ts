@@ -20,8 +20,8 @@ export type { DocBlock, SourceColumns } from './doc-block.js';
 export type { WrittenColumns } from './doc-block-encoder.js';
 
 /** A block is closed once its sources reach this many UTF-16 code units. */
-export const DOC_BLOCK_TARGET_CHARS = 512 * 1024;
-const BROTLI_QUALITY = 6;
+export const DOC_BLOCK_TARGET_CHARS = 1024 * 1024;
+const BROTLI_QUALITY = 7;
 
 /** Collects the sources of one block at a time and compresses it. */
 export class DocStoreBlockWriter {

@@ -23,6 +23,7 @@ import {
   encodePositions,
   encodePostingDocs,
 } from '../../../src/engine/segment/postings-codec.js';
+import { decodePlaneStream, encodePlaneStream } from '../../../src/engine/segment/plane-stream.js';
 import { ReferenceChooser, encodeReference } from '../../../src/engine/segment/reference-postings.js';
 import { decodeTermBlock, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
 import { makeRandom } from './log-corpus.js';
@@ -153,6 +154,37 @@ describe('posting docs modes', () => {
   });
 });
 
+describe('plane streams', () => {
+  it('round-trip values of every byte width, after a lead', () => {
+    const rnd = makeRandom(17);
+    for (const max of [0, 1, 200, 255, 256, 40_000, 65_535, 65_536, 2 ** 24 - 1, 2 ** 24, 2 ** 32 - 1]) {
+      for (const count of [1, 7, 1_000]) {
+        const values = new Uint32Array(count + 3);
+        for (let i = 3; i < values.length; i++) values[i] = i === 3 ? max : Math.floor(rnd() * (max + 1));
+        const stream = encodePlaneStream(values, 3, count);
+        const bytes = new Uint8Array(stream.length + 5);
+        bytes.set(stream, 5);
+        const out = new Uint32Array(count + 2).fill(7);
+        assert.equal(decodePlaneStream(bytes, 5, count, out, 2), bytes.length, `end of stream, max ${max}`);
+        assert.deepEqual([...out.subarray(2)], [...values.subarray(3)], `max ${max}, count ${count}`);
+        assert.deepEqual([...out.subarray(0, 2)], [7, 7]);
+      }
+    }
+  });
+
+  it('report a wrong count, width or damaged data as FormatError', () => {
+    const values = Uint32Array.from({ length: 500 }, (_, i) => (i * 7919) % 300);
+    const stream = encodePlaneStream(values, 0, values.length);
+    const out = new Uint32Array(600);
+    assert.throws(() => decodePlaneStream(stream, 0, 499, out, 0), FormatError);
+    assert.throws(() => decodePlaneStream(Uint8Array.of(5, ...stream.subarray(1)), 0, 500, out, 0), FormatError);
+    const damaged = stream.slice();
+    damaged[damaged.length - 3]! ^= 0xff;
+    assert.throws(() => decodePlaneStream(damaged, 0, 500, out, 0), FormatError);
+    assert.throws(() => decodePlaneStream(stream.subarray(0, stream.length - 1), 0, 500, out, 0), FormatError);
+  });
+});
+
 describe('columns', () => {
   const cases: Array<[string, number[]]> = [
     ['empty', [NaN, NaN, NaN]],
@@ -220,6 +252,46 @@ describe('columns', () => {
     const bytes = encodeNumericColumn(col, col.length);
     assert.equal(bytes[0], 5, 'DELTA_FOR kind');
     assert.deepEqual(decodeNumericColumn(bytes, col.length), col);
+  });
+
+  it('codes skewed values as byte planes when that is smaller, and reads them back', () => {
+    // mostly one value, a few others: bit packing pays 2 bits for each, the planes far fewer
+    const rnd = makeRandom(9);
+    const levels = (): number => {
+      const x = rnd();
+      return x < 0.9 ? 0 : x < 0.95 ? 1 : x < 0.98 ? 2 : 3;
+    };
+    const n = 20_000;
+    const col = new Float64Array(n).map(() => [10, 20, 30, 40][levels()]!);
+    col[5] = NaN;
+    const numeric = encodeNumericColumn(col, n);
+    assert.equal(numeric[1]! & 2, 2, 'plane stream flag');
+    // the presence bitmap, then well under the 2 bits per value bit packing takes
+    assert.ok(numeric.length < n / 8 + (n * 1.5) / 8, `${numeric.length} bytes for ${n} values`);
+    assert.deepEqual([...decodeNumericColumn(numeric, n)], [...col]);
+    // latencies: a long tail over a wide range (FOR)
+    const latencies = new Float64Array(n).map(() => Math.floor(-Math.log(1 - rnd()) * 40) * (rnd() < 0.01 ? 30 : 1));
+    const forBytes = encodeNumericColumn(latencies, n);
+    assert.deepEqual([...decodeNumericColumn(forBytes, n)], [...latencies]);
+    const ords = new Int32Array(n).map((_, i) => (i % 97 === 0 ? -1 : levels()));
+    const column = { ords, terms: ['debug', 'error', 'info', 'warn'] };
+    for (const shared of [false, true]) {
+      const bytes = encodeOrdinalColumn(column, n, shared);
+      assert.equal(bytes[0]! & 2, 2, 'plane stream flag');
+      assert.ok(bytes.length < (n * 3) / 8 / 2, `${bytes.length} bytes for ${n} ordinals`);
+      const back = decodeOrdinalColumn(bytes, n);
+      assert.deepEqual(back.ords, ords);
+      assert.deepEqual(back.terms, shared ? null : column.terms);
+    }
+  });
+
+  it('keeps the packed stream for values without skew', () => {
+    const n = 4_096;
+    const rnd = makeRandom(4);
+    const col = new Float64Array(n).map(() => Math.floor(rnd() * 1_024));
+    const bytes = encodeNumericColumn(col, n);
+    assert.equal(bytes[1]! & 2, 0, 'packed');
+    assert.deepEqual(decodeNumericColumn(bytes, n), col);
   });
 
   it('round-trips ordinal columns with their own terms or the dictionary', () => {
