@@ -1,21 +1,27 @@
 /**
- * Term dictionary of one field: its sorted terms in blocks of 128, front coded and deflated, and
+ * Term dictionary of one field: its sorted terms in blocks of 128, front coded and compressed, and
  * a sparse index (each block's first term, offset, length, CRC-32) kept in the footer, so that a
  * lookup is a binary search in memory plus one block read. Stored block:
  *
- *   u8 flags (bit 0: strings are UTF-16LE, else UTF-8; bit 1: the rest is raw-deflated) ·
+ *   u8 flags (bit 0: strings are UTF-16LE, else UTF-8; bit 1: the rest is raw-deflated;
+ *   bit 2, format 3: the rest is Brotli) ·
  *   varint count · varint blobBase (file offset of the block's first posting blob) · per term:
  *   varint shared prefix bytes · varint suffix bytes · suffix · varint docFreq ·
  *     fields with derived postings: nothing more
- *     docFreq 1: varint doc · [text fields: varint freq · varint position gaps (first absolute)]
+ *     docFreq 1: [format 1 and 2: varint doc] · [text fields: varint freq · varint position gaps
+ *                (first absolute)]
  *     otherwise: varint docsLen * 2 + docs mode (format 1: varint docsLen, packed docs) ·
  *                [text fields: varint positionsLen * 2 + positions mode]
+ *   format 3, when the block holds single-doc terms: u8 width · their docs, in term order, as
+ *   width-bit values (bit b is bit b % 8 of byte b / 8)
  *
  * Suffix bytes: varint (length * 2 + hex) · the bytes, or with hex set (UTF-8 suffixes of 2+
  * lowercase hex digits: numbers, ids, hashes) two digits per byte, the first in the low nibble.
  * Terms held by one doc (most of a log's distinct tokens) live inline: no blob, no second read.
- * A term's blob starts where the previous blob ends. Single-valued keyword fields with few terms
- * store no blobs at all: their postings are read off the ordinal column ("derived").
+ * Their docs are random across the segment, so a varint spent 24 bits on each where the bit
+ * length of the largest (18 bits for 200,000 docs) suffices. A term's blob starts where the
+ * previous blob ends. Single-valued keyword fields with few terms store no blobs at all: their
+ * postings are read off the ordinal column ("derived").
  */
 import zlib from 'node:zlib';
 import { ByteReader, FormatError } from './byte-reader.js';
@@ -26,6 +32,10 @@ import { UTF16, UTF8, decodeString, encodeString, isWellFormed, type StringEncod
 export const TERMS_PER_BLOCK = 128;
 const FLAG_UTF16 = 1;
 const FLAG_DEFLATED = 2;
+/** format 3 */
+const FLAG_BROTLI = 4;
+/** the format whose blocks pack the docs of single-doc terms apart */
+const PACKED_SINGLES_VERSION = 3;
 
 export interface SparseIndex {
   numTerms: number;
@@ -49,6 +59,8 @@ export class TermDictWriter {
   private readonly entry = new ByteWriter(64);
   private readonly body = new ByteWriter(4096);
   private blobBase = -1;
+  /** docs of the pending block's single-doc terms, in term order */
+  private singleDocs: number[] = [];
 
   constructor(
     private readonly hasPositions: boolean,
@@ -86,7 +98,7 @@ export class TermDictWriter {
     const e = this.entry;
     e.clear();
     e.varint(1);
-    e.varint(doc);
+    this.singleDocs.push(doc);
     if (this.hasPositions) {
       const ps = positions!;
       e.varint(ps.length);
@@ -134,12 +146,13 @@ export class TermDictWriter {
       b.bytes(this.entries[i]!);
       prev = cur;
     }
+    if (this.singleDocs.length > 0) packDocs(b, this.singleDocs);
     const w = this.blocks;
     const start = w.length;
-    const deflated = zlib.deflateRawSync(b.view8(), { level: 6 });
-    if (deflated.length < b.length) {
-      w.u8((enc === UTF16 ? FLAG_UTF16 : 0) | FLAG_DEFLATED);
-      w.bytes(deflated);
+    const compressed = zlib.brotliCompressSync(b.view8(), { params: { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } });
+    if (compressed.length < b.length) {
+      w.u8((enc === UTF16 ? FLAG_UTF16 : 0) | FLAG_BROTLI);
+      w.bytes(compressed);
     } else {
       w.u8(enc === UTF16 ? FLAG_UTF16 : 0);
       w.bytes(b.view8());
@@ -149,6 +162,7 @@ export class TermDictWriter {
     this.crcs.push(checksum(w.raw().subarray(start, w.length)));
     this.pending = [];
     this.entries.length = 0;
+    this.singleDocs = [];
     this.blobBase = -1;
   }
 
@@ -197,13 +211,15 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
   const flags = stored[0]!;
   const enc = flags & FLAG_UTF16 ? UTF16 : UTF8;
   let bytes: Uint8Array = stored.subarray(1);
-  if (flags & FLAG_DEFLATED) {
+  if (flags & (FLAG_DEFLATED | FLAG_BROTLI)) {
     try {
-      bytes = zlib.inflateRawSync(bytes);
+      bytes = flags & FLAG_BROTLI ? zlib.brotliDecompressSync(bytes) : zlib.inflateRawSync(bytes);
     } catch {
-      throw new FormatError('term block does not inflate');
+      throw new FormatError('term block does not decompress');
     }
   }
+  const packedSingles = version >= PACKED_SINGLES_VERSION;
+  let singles = 0;
   const r = new ByteReader(bytes);
   const count = r.varint();
   if (count > TERMS_PER_BLOCK || count === 0) throw new FormatError('bad term block size');
@@ -244,7 +260,8 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
     if (derived) {
       block.singleDoc[i] = -1;
     } else if (docFreq === 1) {
-      block.singleDoc[i] = r.varint();
+      if (packedSingles) singles++;
+      else block.singleDoc[i] = r.varint();
       if (hasPositions) {
         const freq = r.varint();
         let pos = 0;
@@ -271,8 +288,52 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
     }
     block.singleStart[i + 1] = singlePositions.length;
   }
+  if (singles > 0) unpackDocs(r, block, singles);
+  if (packedSingles && r.remaining !== 0) throw new FormatError('trailing bytes in term block');
   block.singlePositions = Uint32Array.from(singlePositions);
   return block;
+}
+
+/** quality 5: the blocks are small, higher qualities gain under 1 % */
+const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 };
+
+/** Appends u8 width · the docs as width-bit values. */
+function packDocs(out: ByteWriter, docs: readonly number[]): void {
+  let max = 0;
+  for (const d of docs) if (d > max) max = d;
+  const width = 32 - Math.clz32(max);
+  out.u8(width);
+  let acc = 0;
+  let bits = 0;
+  for (const d of docs) {
+    // arithmetic, not shifts: up to 7 pending bits and 31 new ones exceed 32 bits
+    acc += d * 2 ** bits;
+    bits += width;
+    while (bits >= 8) {
+      out.u8(acc % 256);
+      acc = Math.floor(acc / 256);
+      bits -= 8;
+    }
+  }
+  if (bits > 0) out.u8(acc);
+}
+
+/** Reads the packed docs of the block's single-doc terms into block.singleDoc. */
+function unpackDocs(r: ByteReader, block: TermBlock, singles: number): void {
+  const width = r.u8();
+  if (width > 31) throw new FormatError('bad single-doc width');
+  const packed = r.bytesView(Math.ceil((singles * width) / 8));
+  const limit = 2 ** width;
+  let bit = 0;
+  for (let i = 0; i < block.terms.length; i++) {
+    if (block.docFreq[i] !== 1 || block.singleDoc[i] === -1) continue;
+    // the value's bits lie in the 5 bytes from bit / 8 (7 bits of offset plus up to 31)
+    const at = bit >>> 3;
+    const lo = (packed[at]! | ((packed[at + 1] ?? 0) << 8) | ((packed[at + 2] ?? 0) << 16) | ((packed[at + 3] ?? 0) << 24)) >>> 0;
+    const window = lo + (packed[at + 4] ?? 0) * 2 ** 32;
+    block.singleDoc[i] = Math.floor(window / (1 << (bit & 7))) % limit;
+    bit += width;
+  }
 }
 
 const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 import { crc32, crc32Portable } from '../../../src/common/crc32.js';
 import { decodeU32Stream, encodeU32Stream } from '../../../src/engine/segment/bitpack.js';
@@ -23,6 +24,7 @@ import {
   encodePositions,
   encodePostingDocs,
 } from '../../../src/engine/segment/postings-codec.js';
+import { FORMAT_VERSION } from '../../../src/engine/segment/footer.js';
 import { decodePlaneStream, encodePlaneStream } from '../../../src/engine/segment/plane-stream.js';
 import { ReferenceChooser, encodeReference } from '../../../src/engine/segment/reference-postings.js';
 import { decodeTermBlock, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
@@ -320,7 +322,7 @@ describe('term blocks', () => {
     });
     const index = dict.finish(0);
     assert.equal(index.numTerms, terms.length);
-    const block = decodeTermBlock(dict.blocks.toBytes(), true, false, 2);
+    const block = decodeTermBlock(dict.blocks.toBytes(), true, false, FORMAT_VERSION);
     assert.deepEqual(block.terms, terms);
     assert.equal(block.singleDoc[2], 6);
     assert.deepEqual([...block.singlePositions.subarray(block.singleStart[2]!, block.singleStart[3]!)], [2, 6]);
@@ -332,6 +334,57 @@ describe('term blocks', () => {
     assert.equal(block.posMode[3], 1);
     assert.equal(block.docsMode[3], 1);
     assert.equal(block.docsMode[1], 0);
+  });
+});
+
+describe('term blocks with many single-doc terms', () => {
+  it('round-trip the packed docs of single-doc terms at every width, beside multi-doc terms', () => {
+    const rnd = makeRandom(23);
+    for (const maxDoc of [0, 1, 5, 255, 256, 200_000, 2 ** 24 + 3, 2 ** 31 - 1]) {
+      for (const hasPositions of [true, false]) {
+        const dict = new TermDictWriter(hasPositions);
+        const n = 300;
+        const expected: Array<{ term: string; doc: number; positions: number[] }> = [];
+        let offset = 500;
+        for (let i = 0; i < n; i++) {
+          const term = `t${String(i).padStart(4, '0')}${Math.floor(rnd() * 1e6).toString(16)}`;
+          if (i % 9 === 4) {
+            dict.add(term, 3, offset, 7, 0, hasPositions ? 5 : 0, 0);
+            offset += hasPositions ? 12 : 7;
+            expected.push({ term, doc: -1, positions: [] });
+            continue;
+          }
+          const doc = i % 5 === 0 ? maxDoc : Math.floor(rnd() * (maxDoc + 1));
+          const positions = Array.from({ length: 1 + (i % 3) }, (_, k) => k * 4 + (i % 4));
+          dict.addSingle(term, doc, hasPositions ? Uint32Array.from(positions) : null);
+          expected.push({ term, doc, positions: hasPositions ? positions : [] });
+        }
+        const index = dict.finish(0);
+        const bytes = dict.blocks.toBytes();
+        for (let b = 0; b < index.offsets.length; b++) {
+          const block = decodeTermBlock(bytes.subarray(index.offsets[b]!, index.offsets[b]! + index.lengths[b]!), hasPositions, false, FORMAT_VERSION);
+          for (let i = 0; i < block.terms.length; i++) {
+            const want = expected[b * 128 + i]!;
+            assert.equal(block.terms[i], want.term);
+            assert.equal(block.singleDoc[i], want.doc, `doc of ${want.term}, largest ${maxDoc}`);
+            const positions = [...block.singlePositions.subarray(block.singleStart[i]!, block.singleStart[i + 1]!)];
+            assert.deepEqual(positions, want.positions);
+          }
+        }
+      }
+    }
+  });
+
+  it('reports trailing or missing packed docs as FormatError', () => {
+    const dict = new TermDictWriter(false);
+    for (let i = 0; i < 20; i++) dict.addSingle(`w${i}`, 1_000 + i, null);
+    dict.finish(0);
+    const stored = dict.blocks.toBytes();
+    const raw = zlib.brotliDecompressSync(stored.subarray(1));
+    const plain = (body: Uint8Array): Uint8Array => Uint8Array.of(0, ...body);
+    assert.equal(decodeTermBlock(plain(raw), false, false, FORMAT_VERSION).singleDoc[19], 1_019);
+    assert.throws(() => decodeTermBlock(plain(Uint8Array.of(...raw, 0)), false, false, FORMAT_VERSION), FormatError);
+    assert.throws(() => decodeTermBlock(plain(raw.subarray(0, raw.length - 2)), false, false, FORMAT_VERSION), FormatError);
   });
 });
 
