@@ -19,6 +19,8 @@
  *           stream is a plane stream) · varint numTerms ·
  *           [terms: per term u8 encoding · varint byte length · bytes] ·
  *           packed u32 stream of (ord + 1) per doc
+ *           (flag 4, format 3: no stream; the ordinals follow from another field's,
+ *           ordinal-function.ts)
  * A plane stream is taken where it is shorter than the packed stream (skewed values).
  * ids:      u8 kind · 0 DELTA: u64 first · packed u32 stream of zigzag(id[i] - id[i-1]);
  *                     1 RAW: u64 each;
@@ -32,6 +34,7 @@ import type { OrdinalColumn } from '../segment-reader.js';
 import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { readOrdinalFunction, writeOrdinalFunction, type OrdinalFunction } from './ordinal-function.js';
 import { decodePlaneStream, writePlaneStreamIfShorter } from './plane-stream.js';
 import { decodeString, encodeString, encodingFor } from './strings.js';
 
@@ -46,6 +49,8 @@ const MAX_SCALE_EXP = 4;
 const U32_MAX = 0xffffffff;
 const FLAG_BITMAP = 1;
 const ORDINALS_SHARED_TERMS = 1;
+/** format 3: the ordinals follow from another field's */
+const ORDINALS_FUNCTION = 4;
 /** format 3: the values' stream is a plane stream */
 const FLAG_PLANES = 2;
 
@@ -295,9 +300,9 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
  * Encodes an ordinal column; `sharedTerms` says that `column.terms` equals the field's term
  * dictionary, which then is not repeated here.
  */
-export function encodeOrdinalColumn(column: OrdinalColumn, numDocs: number, sharedTerms: boolean): Uint8Array {
-  const out = new ByteWriter(64 + numDocs);
-  out.u8(sharedTerms ? ORDINALS_SHARED_TERMS : 0);
+export function encodeOrdinalColumn(column: OrdinalColumn, numDocs: number, sharedTerms: boolean, fn: OrdinalFunction | null = null): Uint8Array {
+  const out = new ByteWriter(64 + (fn === null ? numDocs : 0));
+  out.u8((sharedTerms ? ORDINALS_SHARED_TERMS : 0) | (fn === null ? 0 : ORDINALS_FUNCTION));
   out.varint(column.terms.length);
   if (!sharedTerms) {
     for (const t of column.terms) {
@@ -306,13 +311,20 @@ export function encodeOrdinalColumn(column: OrdinalColumn, numDocs: number, shar
       out.lenBytes(encodeString(t, enc));
     }
   }
+  if (fn !== null) {
+    writeOrdinalFunction(out, fn);
+    return out.toBytes();
+  }
   const u = new Uint32Array(numDocs);
   for (let i = 0; i < numDocs; i++) u[i] = column.ords[i]! + 1;
   return planeVariant(streamBlob(out, 0, u, 0, numDocs));
 }
 
 export interface DecodedOrdinals {
+  /** empty when `fn` gives them */
   ords: Int32Array;
+  /** the ordinals follow from another field's (ordinal-function.ts) */
+  fn: OrdinalFunction | null;
   /** null when the terms are those of the field's term dictionary */
   terms: string[] | null;
   numTerms: number;
@@ -334,6 +346,7 @@ export function decodeOrdinalColumn(bytes: Uint8Array, numDocs: number): Decoded
       terms.push(decodeString(bytes, start, start + len, enc));
     }
   }
+  if (flags & ORDINALS_FUNCTION) return { ords: new Int32Array(0), fn: readOrdinalFunction(r, bytes, numTerms), terms, numTerms };
   const u = new Uint32Array(numDocs);
   readStream(bytes, r.pos, numDocs, u, 0, (flags & FLAG_PLANES) !== 0);
   const ords = new Int32Array(u.buffer);
@@ -342,7 +355,7 @@ export function decodeOrdinalColumn(bytes: Uint8Array, numDocs: number): Decoded
     if (o >= numTerms) throw new FormatError('ordinal out of range');
     ords[i] = o;
   }
-  return { ords, terms, numTerms };
+  return { ords, fn: null, terms, numTerms };
 }
 
 const IDS_DELTA = 0;

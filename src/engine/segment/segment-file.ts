@@ -10,6 +10,7 @@ import type { FieldInfo, FieldType, OrdinalColumn, PointsIndex, PositionPostings
 import { FormatError } from './byte-reader.js';
 import { checksum } from './checksum.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
+import { applyOrdinalFunction } from './ordinal-function.js';
 import { decodeDocBlock, type DocBlock, type SourceColumns } from './doc-store.js';
 import {
   FLAG_DERIVED_POSTINGS,
@@ -300,6 +301,9 @@ export class SegmentFile implements SegmentReader {
       `o:${field}`,
       (): OrdinalColumn => {
         const decoded = this.decodeBlob(ref, (b) => decodeOrdinalColumn(b, this.numDocs));
+        const fn = decoded.fn;
+        // after the blob's decoding: the source's read reuses the read buffer
+        if (fn !== null) decoded.ords = guard(this.filePath, () => applyOrdinalFunction(fn, fn.source === field ? null : this.ordinals(fn.source), this.numDocs));
         const terms = decoded.terms ?? Array.from(this.terms(field));
         if (terms.length !== decoded.numTerms) throw new CorruptionError(this.filePath, `ordinal terms of ${field} do not match`);
         return { ords: decoded.ords, terms };

@@ -25,6 +25,7 @@ import {
   encodePostingDocs,
 } from '../../../src/engine/segment/postings-codec.js';
 import { FORMAT_VERSION } from '../../../src/engine/segment/footer.js';
+import { applyOrdinalFunction, findOrdinalFunction } from '../../../src/engine/segment/ordinal-function.js';
 import { decodePlaneStream, encodePlaneStream } from '../../../src/engine/segment/plane-stream.js';
 import { ReferenceChooser, encodeReference } from '../../../src/engine/segment/reference-postings.js';
 import { decodeTermBlock, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
@@ -294,6 +295,34 @@ describe('columns', () => {
     const bytes = encodeNumericColumn(col, n);
     assert.equal(bytes[1]! & 2, 0, 'packed');
     assert.deepEqual(decodeNumericColumn(bytes, n), col);
+  });
+
+  it('finds the ordinals another keyword column fixes, and derives them from it', () => {
+    const rnd = makeRandom(31);
+    const n = 3_000;
+    const hosts = { ords: new Int32Array(n), terms: ['a-1', 'a-2', 'b-1', 'c-1', 'c-2', 'c-3'] };
+    const serviceOf = [0, 0, 1, 2, 2, -1];
+    const services = new Int32Array(n);
+    for (let d = 0; d < n; d++) {
+      hosts.ords[d] = d % 41 === 0 ? -1 : Math.floor(rnd() * hosts.terms.length);
+      services[d] = hosts.ords[d]! < 0 ? 1 : serviceOf[hosts.ords[d]!]!;
+    }
+    const fn = findOrdinalFunction(services, 'host', hosts, n)!;
+    assert.equal(fn.missing, 1);
+    assert.equal(fn.pairs.get('c-3'), -1);
+    const bytes = encodeOrdinalColumn({ ords: services, terms: ['x', 'y', 'z'] }, n, false, fn);
+    assert.ok(bytes.length < 100, `${bytes.length} bytes`);
+    const decoded = decodeOrdinalColumn(bytes, n);
+    assert.deepEqual(decoded.terms, ['x', 'y', 'z']);
+    assert.deepEqual(applyOrdinalFunction(decoded.fn!, hosts, n), services);
+    // brute force: a doc whose service differs from its host's breaks the function
+    const broken = services.slice();
+    broken[hosts.ords.indexOf(0)] = 2;
+    assert.equal(findOrdinalFunction(broken, 'host', hosts, n), null);
+    // a source term without a pair, or no source column, is corruption
+    const partial = { ...decoded.fn!, pairs: new Map([...decoded.fn!.pairs].filter(([t]) => t !== 'b-1')) };
+    assert.throws(() => applyOrdinalFunction(partial, hosts, n), FormatError);
+    assert.throws(() => applyOrdinalFunction(decoded.fn!, null, n), FormatError);
   });
 
   it('round-trips ordinal columns with their own terms or the dictionary', () => {
