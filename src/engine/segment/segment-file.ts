@@ -29,7 +29,7 @@ import {
 import { Lru } from './lru.js';
 import { buildPointsIndex } from './points-index.js';
 import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
-import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
+import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, inlineDocsOf, inlinePostingsOf, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
 
 const TERM_BLOCK_CACHE_ENTRIES = 512;
@@ -169,8 +169,8 @@ export class SegmentFile implements SegmentReader {
     if (ref === null) return null;
     const { block, i } = ref;
     if (ref.entry.flags & FLAG_DERIVED_POSTINGS) return this.derivedPostings(ref);
-    const single = block.singleDoc[i]!;
-    if (single >= 0) return guard(this.filePath, () => Uint32Array.of(this.checkDoc(single)));
+    const inline = inlineDocsOf(block, i);
+    if (inline !== null) return guard(this.filePath, () => (this.checkDoc(inline[inline.length - 1]!), inline));
     const key = this.termKey(ref);
     const hit = this.decoded.get(key);
     if (hit !== undefined) return hit as Uint32Array;
@@ -199,13 +199,8 @@ export class SegmentFile implements SegmentReader {
     const ref = this.lookup(field, term);
     if (ref === null) return null;
     const { block, i } = ref;
-    const single = block.singleDoc[i]!;
-    if (single >= 0) {
-      return guard(this.filePath, () => {
-        const positions = block.singlePositions.slice(block.singleStart[i]!, block.singleStart[i + 1]!);
-        return { docs: Uint32Array.of(this.checkDoc(single)), offsets: Uint32Array.of(0, positions.length), positions };
-      });
-    }
+    const inline = inlinePostingsOf(block, i);
+    if (inline !== null) return guard(this.filePath, () => (this.checkDoc(inline.docs[inline.docs.length - 1]!), inline));
     const key = -this.termKey(ref) - 1;
     const hit = this.decoded.get(key);
     if (hit !== undefined) return hit as PositionPostings;
@@ -232,7 +227,7 @@ export class SegmentFile implements SegmentReader {
       if (rank >= index.numTerms) throw new FormatError(`reference to term ${rank} of ${entry.name} out of range`);
       const block = this.termBlock(entry, Math.floor(rank / TERMS_PER_BLOCK));
       const i = rank % TERMS_PER_BLOCK;
-      if (i >= block.terms.length || block.singleDoc[i]! >= 0 || block.docsMode[i] === DOCS_REF) {
+      if (i >= block.terms.length || block.inlineStart[i + 1]! > block.inlineStart[i]! || block.docsMode[i] === DOCS_REF) {
         throw new FormatError(`reference to term ${rank} of ${entry.name} that is no base`);
       }
       const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);

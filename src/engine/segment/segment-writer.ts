@@ -31,7 +31,7 @@ import {
 import { DOCS_REF, encodeDocIds, encodePositions, encodePostingDocs } from './postings-codec.js';
 import { ReferenceChooser, encodeReference } from './reference-postings.js';
 import { segmentIdOf } from './segment-id.js';
-import { TermDictWriter } from './term-dict.js';
+import { INLINE_MAX_DOCS, TermDictWriter } from './term-dict.js';
 import { SLICE_MS, Yielder } from './yielder.js';
 
 export interface SegmentFileInfo {
@@ -297,8 +297,8 @@ class SegmentSerializer {
       written?.push(term);
       if (derived) {
         dict.addDerived(term, docs.length);
-      } else if (docs.length === 1) {
-        dict.addSingle(term, docs[0]!, positions && positions.positions.subarray(positions.offsets[0]!, positions.offsets[1]!));
+      } else if (docs.length <= INLINE_MAX_DOCS) {
+        dict.addInline(term, docs, positions);
       } else {
         const blob = this.blob;
         blob.clear();

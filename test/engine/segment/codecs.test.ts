@@ -28,7 +28,7 @@ import { FORMAT_VERSION } from '../../../src/engine/segment/footer.js';
 import { applyOrdinalFunction, findOrdinalFunction } from '../../../src/engine/segment/ordinal-function.js';
 import { decodePlaneStream, encodePlaneStream } from '../../../src/engine/segment/plane-stream.js';
 import { ReferenceChooser, encodeReference } from '../../../src/engine/segment/reference-postings.js';
-import { decodeTermBlock, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
+import { INLINE_MAX_DOCS, decodeTermBlock, inlineDocsOf, inlinePostingsOf, TermDictWriter } from '../../../src/engine/segment/term-dict.js';
 import { makeRandom } from './log-corpus.js';
 
 /** Encodes after `lead` bytes (to move the stream off alignment), decodes, compares. */
@@ -241,12 +241,32 @@ describe('columns', () => {
     const ids = new BigUint64Array(20_000);
     for (let i = 0; i < ids.length; i++) ids[i] = (BigInt(1_000_000_000 + Math.floor(i / 50)) << 22n) | BigInt(i % 50);
     const bytes = encodeIdColumn(ids, ids.length);
-    assert.equal(bytes[0], 2, 'SPLIT kind');
-    assert.ok(bytes.length < ids.length / 2, `${bytes.length} bytes for ${ids.length} ids`);
+    // the steps repeat exactly: the plane streams take a few bytes
+    assert.equal(bytes[0], 3, 'SPLIT_PLANES kind');
+    assert.ok(bytes.length < 200, `${bytes.length} bytes for ${ids.length} ids`);
     assert.deepEqual(decodeIdColumn(bytes, ids.length), ids);
     const back = ids.slice();
     back[7_000] = back[7_000]! - (5n << 22n);
     assert.deepEqual(decodeIdColumn(encodeIdColumn(back, back.length), back.length), back);
+  });
+
+  it('round-trips ids handed out in irregular bursts, in whichever SPLIT kind is smaller', () => {
+    const rnd = makeRandom(77);
+    const ids = new BigUint64Array(30_000);
+    let ms = 2_000_000_000;
+    let seq = 0;
+    for (let i = 0; i < ids.length; i++) {
+      if (rnd() < 0.03) {
+        ms += 1 + Math.floor(rnd() * rnd() * 500);
+        seq = 0;
+      }
+      ids[i] = (BigInt(ms) << 22n) | BigInt(seq++);
+    }
+    const bytes = encodeIdColumn(ids, ids.length);
+    assert.ok(bytes[0] === 2 || bytes[0] === 3, `kind ${bytes[0]}`);
+    assert.deepEqual(decodeIdColumn(bytes, ids.length), ids);
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(ids, 1), 1), ids.subarray(0, 1));
+    assert.deepEqual(decodeIdColumn(encodeIdColumn(ids, 2), 2), ids.subarray(0, 2));
   });
 
   it('codes rising values by their steps above the smallest one (DELTA_FOR)', () => {
@@ -345,7 +365,7 @@ describe('term blocks', () => {
     terms.forEach((t, i) => {
       if (i % 2 === 0) dict.addSingle(t, i * 3, Uint32Array.of(i, i + 4));
       else {
-        dict.add(t, i + 1, offset, 10 + i, i === 3 ? 1 : 0, 5, i % 2);
+        dict.add(t, (i + 1) * 10, offset, 10 + i, i === 3 ? 1 : 0, 5, i % 2);
         offset += 15 + i;
       }
     });
@@ -353,12 +373,12 @@ describe('term blocks', () => {
     assert.equal(index.numTerms, terms.length);
     const block = decodeTermBlock(dict.blocks.toBytes(), true, false, FORMAT_VERSION);
     assert.deepEqual(block.terms, terms);
-    assert.equal(block.singleDoc[2], 6);
-    assert.deepEqual([...block.singlePositions.subarray(block.singleStart[2]!, block.singleStart[3]!)], [2, 6]);
-    assert.equal(block.singleDoc[1], -1);
+    assert.deepEqual(inlineDocsOf(block, 2), Uint32Array.of(6));
+    assert.deepEqual(inlinePostingsOf(block, 2), { docs: Uint32Array.of(6), offsets: Uint32Array.of(0, 2), positions: Uint32Array.of(2, 6) });
+    assert.equal(inlineDocsOf(block, 1), null);
     assert.equal(block.blobOffset[1], 1000);
     assert.equal(block.blobOffset[3], 1016);
-    assert.equal(block.docFreq[3], 4);
+    assert.equal(block.docFreq[3], 40);
     assert.equal(block.docsLen[3], 13);
     assert.equal(block.posMode[3], 1);
     assert.equal(block.docsMode[3], 1);
@@ -366,27 +386,34 @@ describe('term blocks', () => {
   });
 });
 
-describe('term blocks with many single-doc terms', () => {
-  it('round-trip the packed docs of single-doc terms at every width, beside multi-doc terms', () => {
+describe('term blocks with inline terms', () => {
+  it('round-trip the packed docs and positions of terms held by a few docs at every width, beside blob terms', () => {
     const rnd = makeRandom(23);
-    for (const maxDoc of [0, 1, 5, 255, 256, 200_000, 2 ** 24 + 3, 2 ** 31 - 1]) {
+    for (const maxDoc of [7, 8, 255, 256, 200_000, 2 ** 24 + 3, 2 ** 31 - 1]) {
       for (const hasPositions of [true, false]) {
         const dict = new TermDictWriter(hasPositions);
         const n = 300;
-        const expected: Array<{ term: string; doc: number; positions: number[] }> = [];
+        const expected: Array<{ term: string; docs: number[]; positions: number[][] }> = [];
         let offset = 500;
         for (let i = 0; i < n; i++) {
           const term = `t${String(i).padStart(4, '0')}${Math.floor(rnd() * 1e6).toString(16)}`;
           if (i % 9 === 4) {
-            dict.add(term, 3, offset, 7, 0, hasPositions ? 5 : 0, 0);
+            dict.add(term, INLINE_MAX_DOCS + 1 + (i % 5), offset, 7, 0, hasPositions ? 5 : 0, 0);
             offset += hasPositions ? 12 : 7;
-            expected.push({ term, doc: -1, positions: [] });
+            expected.push({ term, docs: [], positions: [] });
             continue;
           }
-          const doc = i % 5 === 0 ? maxDoc : Math.floor(rnd() * (maxDoc + 1));
-          const positions = Array.from({ length: 1 + (i % 3) }, (_, k) => k * 4 + (i % 4));
-          dict.addSingle(term, doc, hasPositions ? Uint32Array.from(positions) : null);
-          expected.push({ term, doc, positions: hasPositions ? positions : [] });
+          // 1 to INLINE_MAX_DOCS distinct docs, the largest doc now and then
+          const count = 1 + Math.floor(rnd() * rnd() * INLINE_MAX_DOCS);
+          const set = new Set<number>();
+          if (i % 5 === 0) set.add(maxDoc);
+          while (set.size < count) set.add(Math.floor(rnd() * (maxDoc + 1)));
+          const docs = [...set].sort((x, y) => x - y);
+          const positions = docs.map((_, k) => Array.from({ length: 1 + ((i + k) % 3) }, (_, j) => j * 4 + ((i + k) % 4)));
+          const offsets = [0];
+          for (const p of positions) offsets.push(offsets[offsets.length - 1]! + p.length);
+          dict.addInline(term, Uint32Array.from(docs), hasPositions ? { offsets: Uint32Array.from(offsets), positions: Uint32Array.from(positions.flat()) } : null);
+          expected.push({ term, docs, positions: hasPositions ? positions : [] });
         }
         const index = dict.finish(0);
         const bytes = dict.blocks.toBytes();
@@ -395,13 +422,24 @@ describe('term blocks with many single-doc terms', () => {
           for (let i = 0; i < block.terms.length; i++) {
             const want = expected[b * 128 + i]!;
             assert.equal(block.terms[i], want.term);
-            assert.equal(block.singleDoc[i], want.doc, `doc of ${want.term}, largest ${maxDoc}`);
-            const positions = [...block.singlePositions.subarray(block.singleStart[i]!, block.singleStart[i + 1]!)];
-            assert.deepEqual(positions, want.positions);
+            const docs = inlineDocsOf(block, i);
+            assert.deepEqual(docs === null ? [] : [...docs], want.docs, `docs of ${want.term}, largest ${maxDoc}`);
+            if (!hasPositions || want.docs.length === 0) continue;
+            const p = inlinePostingsOf(block, i)!;
+            assert.deepEqual([...p.docs], want.docs);
+            const got = want.docs.map((_, k) => [...p.positions.subarray(p.offsets[k]!, p.offsets[k + 1]!)]);
+            assert.deepEqual(got, want.positions);
           }
         }
       }
     }
+  });
+
+  it('refuses a blob for a term few enough docs to be inline, and unsorted inline docs', () => {
+    const dict = new TermDictWriter(false);
+    assert.throws(() => dict.addInline('a', Uint32Array.of(3, 3), null));
+    assert.throws(() => dict.addInline('b', new Uint32Array(INLINE_MAX_DOCS + 1).map((_, i) => i), null));
+    assert.throws(() => dict.add('c', INLINE_MAX_DOCS, 0, 4, 0, 0, 0));
   });
 
   it('reports trailing or missing packed docs as FormatError', () => {
@@ -411,7 +449,7 @@ describe('term blocks with many single-doc terms', () => {
     const stored = dict.blocks.toBytes();
     const raw = zlib.brotliDecompressSync(stored.subarray(1));
     const plain = (body: Uint8Array): Uint8Array => Uint8Array.of(0, ...body);
-    assert.equal(decodeTermBlock(plain(raw), false, false, FORMAT_VERSION).singleDoc[19], 1_019);
+    assert.deepEqual(inlineDocsOf(decodeTermBlock(plain(raw), false, false, FORMAT_VERSION), 19), Uint32Array.of(1_019));
     assert.throws(() => decodeTermBlock(plain(Uint8Array.of(...raw, 0)), false, false, FORMAT_VERSION), FormatError);
     assert.throws(() => decodeTermBlock(plain(raw.subarray(0, raw.length - 2)), false, false, FORMAT_VERSION), FormatError);
   });

@@ -10,7 +10,7 @@ import { mergeSegments, openSegment, writeSegment } from '../../../src/engine/se
 import { decodeFooter, decodeTrailer, TRAILER_BYTES } from '../../../src/engine/segment/footer.js';
 import { DOCS_PACKED, DOCS_REF } from '../../../src/engine/segment/postings-codec.js';
 import { isWellFormed } from '../../../src/engine/segment/strings.js';
-import { decodeTermBlock } from '../../../src/engine/segment/term-dict.js';
+import { decodeTermBlock, inlineDocsOf } from '../../../src/engine/segment/term-dict.js';
 import { assertSameSegment } from './assert-segment.js';
 import { awkwardDocs, wideSource } from './awkward-sources.js';
 import { generateLogs } from './log-corpus.js';
@@ -278,7 +278,7 @@ describe('segment file round trip', () => {
     for (let b = 0; b < line.offsets.length; b++) {
       const block = decodeTermBlock(bytes.subarray(line.offsets[b]!, line.offsets[b]! + line.lengths[b]!), true, false, trailer.version);
       for (let i = 0; i < block.terms.length; i++) {
-        if (block.singleDoc[i]! < 0) modes.set(block.docsMode[i]!, (modes.get(block.docsMode[i]!) ?? 0) + 1);
+        if (inlineDocsOf(block, i) === null) modes.set(block.docsMode[i]!, (modes.get(block.docsMode[i]!) ?? 0) + 1);
       }
     }
     for (const mode of [DOCS_PACKED, DOCS_REF]) assert.ok((modes.get(mode) ?? 0) > 0, `terms with docs mode ${mode}: ${[...modes]}`);
