@@ -15,7 +15,7 @@
  *   per field presence blob (docs stream, when no flag implies it) · numeric column blob ·
  *             posting blobs in term order (postings-codec.ts: doc ids packed, or as positions
  *             within an earlier term's docs (reference-postings.ts)) · term
- *             blocks of 128 front-coded terms, Brotli, single-doc terms' docs packed apart
+ *             blocks of 128 front-coded terms, Brotli, terms of up to 8 docs inline (docs packed)
  *             (term-dict.ts) · ordinal column blob (or pairs of another keyword field's term
  *             and an ordinal, where that field fixes this one: ordinal-function.ts)
  *   footer    varint numDocs · f64 minTs · f64 maxTs · f64 maxLid · doc store: varint numBlocks ·
