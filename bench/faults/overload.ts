@@ -28,6 +28,8 @@ export interface OverloadOptions {
   aggregationMemoryBytes: number;
   memtableMaxBytes: number;
   walMaxUnflushedBytes: number;
+  /** SVC_READER_CACHE_BYTES: what segment readers keep decoded, all threads together */
+  readerCacheBytes: number;
   /** SVC_QUERY_QUEUE_SIZE; the service's default when not given */
   queryQueueSize?: number;
   /** how long a search client waits after a 429 */
@@ -62,9 +64,11 @@ export interface OverloadReport {
   longestLivenessMs: number;
   peakRssBytes: number;
   aggregationMemoryBytes: number;
+  readerCacheBytes: number;
   /**
-   * what the budgets let requests hold in memory: aggregations, and the memtable taking writes
-   * with one being flushed (the log's cap bounds the same documents, so it is not added again)
+   * what the budgets let the service hold in memory: aggregations, the memtable taking writes
+   * with one being flushed (the log's cap bounds the same documents, so it is not added again),
+   * and what segment readers keep
    */
   budgetBytes: number;
   alive: boolean;
@@ -93,6 +97,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
       SVC_AGGREGATION_MEMORY_BYTES: String(opts.aggregationMemoryBytes),
       SVC_MEMTABLE_MAX_BYTES: String(opts.memtableMaxBytes),
       SVC_WAL_MAX_UNFLUSHED_BYTES: String(opts.walMaxUnflushedBytes),
+      SVC_READER_CACHE_BYTES: String(opts.readerCacheBytes),
       ...(opts.queryQueueSize === undefined ? {} : { SVC_QUERY_QUEUE_SIZE: String(opts.queryQueueSize) }),
     },
     startTimeoutMs: 60_000,
@@ -211,7 +216,8 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
     longestLivenessMs: Math.round(longestProbe),
     peakRssBytes: peak,
     aggregationMemoryBytes: opts.aggregationMemoryBytes,
-    budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2,
+    readerCacheBytes: opts.readerCacheBytes,
+    budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2 + opts.readerCacheBytes,
     alive,
   };
   log(JSON.stringify(report));

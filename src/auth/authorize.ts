@@ -19,7 +19,9 @@ export type Requirement =
   /** an organisation permission, held through the user's one organisation role */
   | { kind: 'org'; permission: OrgPermission }
   /** the organisation's owners only (closing the account) */
-  | { kind: 'org_owner' };
+  | { kind: 'org_owner' }
+  /** the cluster's own processes, by the cluster secret (cluster-secret.ts); never a user's credential */
+  | { kind: 'cluster_secret' };
 
 export type Decision = { allowed: true } | { allowed: false; reason: string };
 
@@ -91,6 +93,8 @@ export function authorize(principal: Principal, requirement: Requirement, indice
     case 'org':
     case 'org_owner':
       return authorizeOrg(principal, requirement);
+    case 'cluster_secret':
+      return deny('internal routes take the cluster secret, not a credential');
     case 'index': {
       const action = requirement.action;
       if (indices === undefined) {

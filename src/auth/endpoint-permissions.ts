@@ -140,7 +140,7 @@ seed(
 );
 added(['GET'], ['/_mappings', '/:index/_mappings', '/_resolve/index/:name'], index('read'));
 added(['PUT'], ['/:index/_mappings'], index('write'));
-added(['GET'], ['/metrics', '/_cat/health'], database('monitor'));
+added(['GET'], ['/metrics', '/_cat/health', '/_cluster/state', '/_cluster/state/:metric', '/_cluster/state/:metric/:index'], database('monitor'));
 // changing cluster settings (which writes may create indexes) is an administrator's act
 added(['PUT'], ['/_cluster/settings'], database('manage_security'));
 
@@ -159,6 +159,8 @@ added(['POST'], ['/v1/org/billing/invoices'], org('write:billing'));
 
 // probes for orchestrators: no credential, so that a locked-out operator still sees the process is up
 added(['GET'], ['/health/livez', '/health/readyz'], PUBLIC);
+// calls between the cluster's processes: the cluster secret, whatever RBAC says
+added(['GET'], ['/_internal/node', '/_internal/cluster'], { kind: 'cluster_secret' });
 // the web console's static files hold no data: its API calls carry the key and are checked as usual
 added(['GET'], ['/_console', '/_console/:file'], PUBLIC);
 

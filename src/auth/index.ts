@@ -58,3 +58,4 @@ export type { RoleInput, ApiKeyInput, RoleMappingInput } from './record-validati
 export { RbacService } from './rbac-service.js';
 export type { RoleView, ApiKeyView, RoleMappingView, RbacServiceOptions } from './rbac-service.js';
 export * from './org/index.js';
+export { checkClusterSecret, CLUSTER_SECRET_HEADER, type ClusterSecretPolicy, type ClusterSecretDecision } from './cluster-secret.js';

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `svc serve`: runs every role of the service in this process with the embedded defaults
- * (127.0.0.1:9200, data in ./data), each flag also settable by its SVC_* variable.
+ * (127.0.0.1:9200, data in ./data), or only the roles given by `--roles`; each flag also
+ * settable by its SVC_* variable.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.js';
@@ -18,11 +19,12 @@ export function svcProgram(): Command {
   const program = new Command('svc').description('self-hosted log search service with an Elasticsearch-compatible API');
   program
     .command('serve')
-    .description('serve the HTTP API with all roles in this process')
+    .description('run the service: every role in this process, or those given by --roles')
     .option('--host <host>', 'address to listen on (SVC_HOST, default 127.0.0.1)')
     .option('--port <port>', 'port to listen on (SVC_PORT, default 9200)', portNumber)
     .option('--data-dir <dir>', 'data directory (SVC_DATA_DIR, default ./data)')
-    .action(async (options: { host?: string; port?: number; dataDir?: string }) => {
+    .option('--roles <roles>', 'roles to run, comma separated: api, cache, storage, coordinator (SVC_ROLES, default all four)')
+    .action(async (options: { host?: string; port?: number; dataDir?: string; roles?: string }) => {
       let config;
       try {
         config = loadConfig(process.env, options);

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isSecureOrLoopbackUrl } from '../common/index.js';
 import { issuerForAudience } from './identity-providers.js';
+import { clusterConfig, type ClusterConfig } from './cluster.js';
+import { ConfigError } from './config-error.js';
 import { envSchema, type EnvSettings } from './schema.js';
+
+export { ConfigError };
 
 /**
  * Where the keys that sign users' JWTs come from. An explicit setting wins; otherwise the keys
@@ -53,21 +57,24 @@ export interface Config {
   queryTimeoutMs: number;
   maxOpenScrolls: number;
   aggregationMemoryBytes: number;
+  /** SVC_READER_CACHE_BYTES: the node's budget for what segment readers keep decoded */
+  readerCacheBytes: number;
   maxBuckets: number;
   shutdownTimeoutMs: number;
   metastoreUrl: string;
   objectStore: string;
   storageMaxPendingBytes: number;
   rbac: RbacConfig;
+  cluster: ClusterConfig;
 }
-
-export class ConfigError extends Error {}
 
 /** Values given on the command line; they win over the environment. */
 export interface ConfigOverrides {
   host?: string;
   port?: number;
   dataDir?: string;
+  /** comma-separated roles (`--roles`) */
+  roles?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
@@ -96,12 +103,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     queryTimeoutMs: Math.round(s.SVC_QUERY_TIMEOUT_SECONDS * 1000),
     maxOpenScrolls: s.SVC_MAX_OPEN_SCROLLS,
     aggregationMemoryBytes: s.SVC_AGGREGATION_MEMORY_BYTES,
+    readerCacheBytes: s.SVC_READER_CACHE_BYTES,
     maxBuckets: s.SVC_MAX_BUCKETS,
     shutdownTimeoutMs: Math.round(s.SVC_SHUTDOWN_TIMEOUT_SECONDS * 1000),
     metastoreUrl: s.SVC_METASTORE_URL,
     objectStore: s.SVC_OBJECT_STORE,
     storageMaxPendingBytes: s.SVC_STORAGE_MAX_PENDING_BYTES,
     rbac: rbacConfig(s),
+    cluster: clusterConfig(s, overrides.roles, s.SVC_METASTORE_URL),
   };
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
     throw new ConfigError(`port must be an integer from 0 to 65535, got ${String(overrides.port)}`);

@@ -6,6 +6,8 @@ import os from 'node:os';
 import { z } from 'zod';
 
 const MiB = 1024 * 1024;
+/** see docs/configuration.md for how it was chosen */
+const READER_CACHE_DEFAULT_BYTES = 256 * MiB;
 
 const boolFlag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
@@ -22,6 +24,19 @@ export const envSchema = z.object({
   SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SVC_NODE_NAME: z.string().min(1).default(os.hostname()),
   SVC_CLUSTER_NAME: z.string().min(1).default('svc'),
+
+  /** the roles this process runs, comma separated: any of api, cache, storage, coordinator */
+  SVC_ROLES: z.string().default('api,cache,storage,coordinator'),
+  /** this node's id in the membership table; default derived from the cluster and node names */
+  SVC_NODE_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, at most 64').optional(),
+  /** the URL other processes reach this one at; default http://<host>:<port> as it listens */
+  SVC_ADVERTISE_URL: z.string().url().optional(),
+  /** shared by every process of the cluster; required on the internal routes */
+  SVC_CLUSTER_SECRET: z.string().optional(),
+  /** how often a node renews its membership row and the coordinator its lease */
+  SVC_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().default(3),
+  /** how long a membership row or the coordinator lease stays valid without renewal */
+  SVC_LEASE_SECONDS: z.coerce.number().positive().default(15),
 
   SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
   SVC_MEMTABLE_MAX_BYTES: positiveInt.default(128 * MiB),
@@ -43,6 +58,11 @@ export const envSchema = z.object({
   SVC_MAX_OPEN_SCROLLS: positiveInt.default(500),
   SVC_AGGREGATION_MEMORY_BYTES: positiveInt.default(256 * MiB),
   SVC_MAX_BUCKETS: positiveInt.default(65535),
+  /**
+   * what segment readers keep decoded in memory (columns, term lists, points indexes, postings,
+   * doc blocks), for the main thread and every query thread together; at most 64 GiB
+   */
+  SVC_READER_CACHE_BYTES: nonNegativeInt.max(64 * 1024 * MiB).default(READER_CACHE_DEFAULT_BYTES),
   SVC_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
 
   /** where segment files live: empty = <data dir>/objects, a path, an Azure container SAS URL, or s3://bucket/prefix?... */

@@ -17,6 +17,7 @@ export { nextMerge, DEFAULT_MERGE_POLICY } from './compaction/index.js';
 export type { CompactionEvents, MergePlan, MergePolicyOptions } from './compaction/index.js';
 export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';
 export type { SegmentReader, FieldType, FieldInfo } from './segment-reader.js';
+export { ReaderCacheBudget, useReaderCacheBudget } from './segment/index.js';
 export type { IndexedDocument } from './document/index.js';
 export { tokenize, tokenSpans, analyzerFor, standardTokens } from './analysis/index.js';
 export type { Analyzer } from './analysis/index.js';

@@ -22,6 +22,9 @@ import {
   type Principal,
   type RequestRef,
   JWT_NOT_CONFIGURED,
+  CLUSTER_SECRET_HEADER,
+  checkClusterSecret,
+  type ClusterSecretPolicy,
 } from '../auth/index.js';
 import { AuthenticationError, ForbiddenError, ServiceUnavailableError } from '../common/index.js';
 import type { JwtConfig, RbacConfig } from '../config/index.js';
@@ -36,7 +39,11 @@ export interface AuthDeps {
   /** users' organisation roles */
   org?: OrgMemberships;
   logger: Logger;
+  /** who may call the internal routes; when omitted they are refused */
+  cluster?: ClusterSecretPolicy;
 }
+
+const INTERNAL_ROUTES_CLOSED: ClusterSecretPolicy = { secret: undefined, openWithoutSecret: false };
 
 export interface RouteRef {
   method: string;
@@ -91,6 +98,19 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
   };
   installations.set(app, installation);
 
+  // internal routes first: they take the cluster secret and no user credential
+  const clusterPolicy = deps.cluster ?? INTERNAL_ROUTES_CLOSED;
+  app.addHook('onRequest', async (request) => {
+    const route = request.routeOptions.url;
+    const row = route === undefined ? undefined : findEndpointPermission(request.method, route);
+    if (row?.requirement.kind !== 'cluster_secret') return;
+    const decision = checkClusterSecret(clusterPolicy, request.headers[CLUSTER_SECRET_HEADER]);
+    if (decision.allowed) return;
+    audit.credentialRejected({ method: request.method, path: pathOf(request.url), ip: request.ip }, decision.reason);
+    if (decision.status === 401) throw new AuthenticationError(decision.reason);
+    throw new ForbiddenError(decision.reason);
+  });
+
   if (!deps.rbac.enabled) {
     app.addHook('onRequest', async (request) => {
       contexts.set(request, ALLOW_ALL);
@@ -112,7 +132,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): AuthInstallat
     const ref: RequestRef = { method: request.method, path: pathOf(request.url), ip: request.ip };
     const route = request.routeOptions.url;
     const row = route === undefined ? undefined : findEndpointPermission(request.method, route);
-    if (row?.requirement.kind === 'public') return;
+    if (row?.requirement.kind === 'public' || row?.requirement.kind === 'cluster_secret') return;
 
     const outcome = await authenticator.authenticate(request.headers.authorization);
     if (!outcome.ok) {

@@ -7,10 +7,20 @@ import type { Logger, Metrics } from '../observability/index.js';
 import type { Engine, QueryPool } from '../engine/index.js';
 import type { OrgService, RbacService } from '../auth/index.js';
 import type { Metastore } from '../metastore/index.js';
+import type { ClusterView } from '../cluster/index.js';
 
 export interface Lifecycle {
   /** true once a graceful shutdown began: readiness fails, liveness still answers */
   readonly shuttingDown: boolean;
+}
+
+/** This process in the cluster, and the cluster as the membership table says. */
+export interface ClusterMembership {
+  readonly nodeId: string;
+  readonly roles: readonly string[];
+  /** the URL other processes reach this one at */
+  readonly advertisedUrl: string;
+  view(): Promise<ClusterView>;
 }
 
 export interface ApiDeps {
@@ -27,4 +37,6 @@ export interface ApiDeps {
   metastore: Metastore;
   /** the query threads (SVC_QUERY_THREADS) */
   queryPool: QueryPool;
+  /** membership: the live nodes and the coordinator lease holder */
+  cluster: ClusterMembership;
 }

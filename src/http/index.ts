@@ -1,7 +1,8 @@
 /**
  * The HTTP surface: fastify server, the Elasticsearch-compatible routes (parse, convert, call
  * the engine, convert back) and error rendering. The /v1 RBAC API and, with RBAC on, the /v1/org
- * organisation API register here too, and the web console's static files.
+ * organisation API register here too, the web console's static files, and the internal routes
+ * the cluster's processes call on each other (internal/).
  */
 import type { FastifyInstance } from 'fastify';
 import { createServer } from './server.js';
@@ -17,14 +18,17 @@ import { registerOrgRoutes } from './org/index.js';
 import { registerConsoleRoutes } from './console/index.js';
 import { registerSecurityRoutes } from './security/index.js';
 import { registerDocumentApis } from './documents/index.js';
+import { registerInternalRoutes } from './internal/index.js';
+import { clusterSecretPolicy } from './cluster-policy.js';
 
-export type { ApiDeps, Lifecycle } from './deps.js';
+export type { ApiDeps, ClusterMembership, Lifecycle } from './deps.js';
+export { buildInternalApi, type InternalApiDeps } from './internal/index.js';
 export { createServer } from './server.js';
 
 export function buildApi(deps: ApiDeps): FastifyInstance {
   const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes });
   // before any route: the hook guards every route and collects the route list
-  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger });
+  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
   registerRootRoutes(app, deps);
   registerBulkRoutes(app, deps, (request, index) => bulkItemForbidden(accessOf(request), index));
   registerSearchRoutes(app, deps, accessOf);
@@ -35,5 +39,6 @@ export function buildApi(deps: ApiDeps): FastifyInstance {
   if (deps.config.rbac.enabled) registerOrgRoutes(app, { org: deps.org, rbac: deps.rbac });
   registerIndicesRoutes(app, deps);
   registerConsoleRoutes(app);
+  registerInternalRoutes(app, deps);
   return app;
 }

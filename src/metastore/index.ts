@@ -2,7 +2,8 @@
  * The coordinator's catalog: indexes, segments, aliases, templates and settings, one schema on
  * SQLite (embedded, a file in the data directory) or PostgreSQL, through Kysely. Adding a table
  * (e.g. RBAC): a migration file in migrations/ appended to MIGRATIONS, its row type in schema.ts,
- * a repository file here, and a field for it on Metastore in metastore.ts.
+ * a repository file here, and a field for it on Metastore in metastore.ts. Cluster membership
+ * (nodes, leases, placements) is stamped with the database's clock (db-clock.ts).
  */
 export { Metastore, openMetastore, type MetastoreConfig, type MetastoreDialect } from './metastore.js';
 export { IndexRepository, type IndexRecord, type NewIndex } from './indexes.js';
@@ -12,4 +13,7 @@ export { TemplateRepository, type NewTemplate, type TemplateRecord } from './tem
 export { KvRepository } from './kv.js';
 export { RbacStore, BOOTSTRAP_CONSUMED_KEY } from './rbac-store.js';
 export { OrgStore } from './org-store.js';
+export { NodeRepository, type NodeHeartbeat, type NodeRecord } from './nodes.js';
+export { LeaseRepository, type LeaseAttempt, type LeaseState } from './leases.js';
+export { PlacementRepository, type PlacementChange, type PlacementRecord } from './placements.js';
 export type { JsonObject } from './values.js';

@@ -10,6 +10,9 @@ import pg from 'pg';
 import { AliasRepository } from './aliases.js';
 import { IndexRepository } from './indexes.js';
 import { KvRepository } from './kv.js';
+import { LeaseRepository } from './leases.js';
+import { NodeRepository } from './nodes.js';
+import { PlacementRepository } from './placements.js';
 import { migrateToLatest } from './migrations/index.js';
 import { OrgStore } from './org-store.js';
 import { RbacStore } from './rbac-store.js';
@@ -40,6 +43,9 @@ export class Metastore {
   readonly kv: KvRepository;
   readonly rbac: RbacStore;
   readonly org: OrgStore;
+  readonly nodes: NodeRepository;
+  readonly leases: LeaseRepository;
+  readonly placements: PlacementRepository;
 
   constructor(
     private readonly db: Kysely<MetastoreSchema>,
@@ -52,6 +58,9 @@ export class Metastore {
     this.kv = new KvRepository(db);
     this.rbac = new RbacStore(db);
     this.org = new OrgStore(db);
+    this.nodes = new NodeRepository(db, dialect);
+    this.leases = new LeaseRepository(db, dialect);
+    this.placements = new PlacementRepository(db, dialect);
   }
 
   /** Resolves when the database answers a trivial query (health checks). */

@@ -58,10 +58,44 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface NodesTable {
+  id: string;
+  name: string;
+  /** comma-separated roles */
+  roles: string;
+  url: string;
+  /** JSON object: the figures the node reported with its last heartbeat */
+  stats: string;
+  started_at_ms: number;
+  heartbeat_at_ms: number;
+  /** the node is dead once the database clock passes this */
+  lease_expires_at_ms: number;
+}
+
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  /** bumped each time the lease changes hands: a fencing token for what the holder writes */
+  epoch: number;
+  acquired_at_ms: number;
+  expires_at_ms: number;
+}
+
+export interface PlacementsTable {
+  index_name: string;
+  node_id: string;
+  /** epoch of the coordinator lease under which the row was written */
+  lease_epoch: number;
+  placed_at_ms: number;
+}
+
 export interface MetastoreSchema {
   indexes: IndexesTable;
   segments: SegmentsTable;
   aliases: AliasesTable;
   templates: TemplatesTable;
   settings: SettingsTable;
+  nodes: NodesTable;
+  leases: LeasesTable;
+  placements: PlacementsTable;
 }

@@ -2,15 +2,22 @@
  * The composition root: builds the roles of one process (api, cache, storage, coordinator),
  * starts them, and stops them gracefully — stop taking work, drain, flush, close — within the
  * shutdown timeout, while the liveness endpoint keeps answering.
+ *
+ * Every process joins the cluster's membership (heartbeats in the metastore; the coordinator
+ * lease and index placement with the coordinator role). The data path is not split across
+ * processes yet: a process with the api role runs it whole (engine, write-ahead log, object
+ * store) and serves the Elasticsearch API; a process without it serves probes, metrics and the
+ * internal routes only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.js';
 import { createLogger, Metrics, type Logger } from '../observability/index.js';
-import { Engine, QueryPool } from '../engine/index.js';
+import { Engine, QueryPool, ReaderCacheBudget, useReaderCacheBudget } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
-import { buildApi, type Lifecycle } from '../http/index.js';
+import { buildApi, buildInternalApi, type Lifecycle } from '../http/index.js';
+import { ClusterMember } from '../cluster/index.js';
 import { connectIndexCatalog } from '../http/indices/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { metastoreCatalog } from './metastore-catalog.js';
@@ -23,10 +30,15 @@ export interface RunningNode {
   url: string;
   port: number;
   app: FastifyInstance;
-  engine: Engine;
+  /** the data path; undefined in a process without the api role */
+  engine: Engine | undefined;
+  /** this process's membership in the cluster */
+  member: ClusterMember;
   metastore: Metastore;
   logger: Logger;
   metrics: Metrics;
+  /** what segment readers keep, all threads together (SVC_READER_CACHE_BYTES); undefined without the data path */
+  readerCache: ReaderCacheBudget | undefined;
   /** graceful stop: drain, flush, close; resolves when everything is closed */
   close(): Promise<void>;
 }
@@ -41,39 +53,19 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const metastore = await openMetastore(
     config.metastoreUrl ? { kind: 'postgres', url: config.metastoreUrl } : { kind: 'sqlite', path: path.join(config.dataDir, 'metastore.sqlite') },
   );
-  // an unusable object store (a malformed or expired SAS URL, wrong credentials) stops the start
-  const objectStore = openObjectStore(config.objectStore, {
-    dataDir: config.dataDir,
-    hooks: objectMetricsHooks(metrics),
-    onRetry: ({ op, key, attempt, delayMs }) => logger.warn({ op, key, attempt, delayMs }, 'object store request failed; retrying'),
-  });
-  try {
-    await objectStore.verify();
-  } catch (err) {
-    await metastore.close();
-    throw err;
-  }
-  const engine = await Engine.load({
-    dataDir: config.dataDir,
-    catalog: metastoreCatalog(metastore),
-    segmentStore: objectStore,
-    logger,
-    memtableMaxBytes: config.memtableMaxBytes,
-    memtableMaxAgeMs: config.memtableMaxAgeMs,
-    walMaxUnflushedBytes: config.walMaxUnflushedBytes,
-    idleIndexMs: config.idleIndexMs,
-    onDocumentIndexed: documentMetricsRecorder(metrics),
-    compactionEvents: compactionMetrics(metrics),
-  });
-  await connectIndexCatalog({ engine, metastore, logger });
-  metrics.watchIndexBytes(() => engine.indexBytes());
-  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics) });
-
+  const member = new ClusterMember({ config: config.cluster, nodeName: config.nodeName, metastore, logger });
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
   const audit = createAuditLog(logger);
   const rbac = new RbacService(metastore.rbac, { audit });
   const org = new OrgService(metastore.org, { audit });
-  const app = buildApi({ config, logger, metrics, engine, lifecycle, rbac, org, metastore, queryPool });
+  let data: DataPath | undefined;
+  let app: FastifyInstance;
+  if (config.cluster.roles.includes('api')) {
+    data = await startDataPath(config, metastore, metrics, logger);
+    app = buildApi({ config, logger, metrics, engine: data.engine, lifecycle, rbac, org, metastore, queryPool: data.queryPool, cluster: member });
+  } else {
+    app = buildInternalApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member });
+  }
   let inFlight = 0;
   const counted = new WeakSet<object>();
   app.addHook('onRequest', async (request) => {
@@ -91,12 +83,21 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, dataDir: config.dataDir, objectStore: objectStore.uri, rbac: config.rbac.enabled }, 'svc is listening');
-  // writes and searches are taken during the replay; readiness waits for it
-  engine.recover().then(
-    () => logger.info('ready'),
-    (err: unknown) => logger.error({ err }, 'the write-ahead log could not be replayed; the node stays not ready'),
+  await member.start(url);
+  warnAboutClusterSettings(config, member.advertisedUrl, logger);
+  logger.info(
+    { url, nodeId: member.nodeId, roles: config.cluster.roles, dataDir: config.dataDir, objectStore: data?.objectStore.uri, rbac: config.rbac.enabled },
+    'svc is listening',
   );
+  if (data === undefined) {
+    logger.info('ready');
+  } else {
+    // writes and searches are taken during the replay; readiness waits for it
+    data.engine.recover().then(
+      () => logger.info('ready'),
+      (err: unknown) => logger.error({ err }, 'the write-ahead log could not be replayed; the node stays not ready'),
+    );
+  }
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -104,20 +105,77 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       lifecycle.shuttingDown = true;
       const deadline = Date.now() + config.shutdownTimeoutMs;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      try {
-        await withTimeout(engine.close(), Math.max(0, deadline - Date.now()), 'flush on shutdown');
-      } catch (err) {
-        logger.error({ err }, 'engine did not close cleanly; the write-ahead log keeps every acknowledged document');
+      if (data !== undefined) {
+        try {
+          await withTimeout(data.engine.close(), Math.max(0, deadline - Date.now()), 'flush on shutdown');
+        } catch (err) {
+          logger.error({ err }, 'engine did not close cleanly; the write-ahead log keeps every acknowledged document');
+        }
       }
+      await member.stop();
       await app.close();
-      await queryPool.close();
-      await objectStore.close();
+      await data?.queryPool.close();
+      await data?.objectStore.close();
       await metastore.close();
       logger.info('svc stopped');
     })();
     return closing;
   };
-  return { url, port, app, engine, metastore, logger, metrics, close };
+  return { url, port, app, engine: data?.engine, member, metastore, logger, metrics, readerCache: data?.readerCache, close };
+}
+
+interface DataPath {
+  engine: Engine;
+  objectStore: ReturnType<typeof openObjectStore>;
+  queryPool: QueryPool;
+  readerCache: ReaderCacheBudget;
+}
+
+/** The engine over the object store, its catalog in the metastore, and the query threads. */
+async function startDataPath(config: Config, metastore: Metastore, metrics: Metrics, logger: Logger): Promise<DataPath> {
+  // an unusable object store (a malformed or expired SAS URL, wrong credentials) stops the start
+  const objectStore = openObjectStore(config.objectStore, {
+    dataDir: config.dataDir,
+    hooks: objectMetricsHooks(metrics),
+    onRetry: ({ op, key, attempt, delayMs }) => logger.warn({ op, key, attempt, delayMs }, 'object store request failed; retrying'),
+  });
+  try {
+    await objectStore.verify();
+  } catch (err) {
+    await metastore.close();
+    throw err;
+  }
+  // before any segment is opened: the main thread's readers keep their entries under it too
+  const readerCache = ReaderCacheBudget.create(config.readerCacheBytes);
+  useReaderCacheBudget(readerCache, readerCache.acquireSlot());
+  const engine = await Engine.load({
+    dataDir: config.dataDir,
+    catalog: metastoreCatalog(metastore),
+    segmentStore: objectStore,
+    logger,
+    memtableMaxBytes: config.memtableMaxBytes,
+    memtableMaxAgeMs: config.memtableMaxAgeMs,
+    walMaxUnflushedBytes: config.walMaxUnflushedBytes,
+    idleIndexMs: config.idleIndexMs,
+    onDocumentIndexed: documentMetricsRecorder(metrics),
+    compactionEvents: compactionMetrics(metrics),
+  });
+  await connectIndexCatalog({ engine, metastore, logger });
+  metrics.watchIndexBytes(() => engine.indexBytes());
+  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics), readerCache });
+  return { engine, objectStore, queryPool, readerCache };
+}
+
+/** Settings that let the process start but leave a part of the cluster unusable. */
+function warnAboutClusterSettings(config: Config, advertisedUrl: string, logger: Logger): void {
+  if (config.cluster.allRoles) return;
+  if (config.cluster.secret === undefined) {
+    logger.warn('SVC_CLUSTER_SECRET is not set: the internal routes refuse every request, so the processes of this cluster cannot call each other');
+  }
+  const host = new URL(advertisedUrl).hostname;
+  if (host === '0.0.0.0' || host === '[::]') {
+    logger.warn({ advertisedUrl }, 'the advertised URL is a wildcard address other processes cannot reach: set SVC_ADVERTISE_URL');
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -6,3 +6,4 @@ export { createLogger, REDACTED_PATHS } from './logger.js';
 export type { Logger } from './logger.js';
 export { Metrics } from './metrics.js';
 export type { IndexBytesSample } from './metrics.js';
+export { processFigures, type ProcessFigures } from './process-figures.js';

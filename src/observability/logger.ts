@@ -8,6 +8,10 @@ export type { Logger };
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
+  'req.headers["x-svc-cluster-secret"]',
+  'headers["x-svc-cluster-secret"]',
+  'secret',
+  '*.secret',
   'headers.authorization',
   'authorization',
   'api_key',

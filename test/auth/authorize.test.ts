@@ -49,6 +49,9 @@ function oracle(db: DatabaseAction[], grant: { pattern: string; actions: IndexAc
     case 'org_owner':
       // only through an organisation role, which none of these principals has
       return false;
+    case 'cluster_secret':
+      // only with the cluster secret, never with a credential
+      return false;
   }
 }
 

@@ -64,7 +64,9 @@ export async function startAuthServer(opts: AuthServerOptions): Promise<AuthServ
   const metastore = await openMetastore({ kind: 'sqlite', path: path.join(opts.dataDir, 'metastore.sqlite') });
   const app = createServer({ logger, maxBodyBytes: 1024 * 1024 });
   const service = new RbacService(metastore.rbac, { audit: createAuditLog(logger) });
-  const installation = installAuth(app, { rbac: opts.rbac, records: service, logger });
+  // one process with every role: internal routes are open only while RBAC is off, as in a node
+  const cluster = { secret: undefined, openWithoutSecret: !opts.rbac.enabled };
+  const installation = installAuth(app, { rbac: opts.rbac, records: service, logger, cluster });
   registerRbacRoutes(app, { service });
   registerStandIns(app);
   opts.extraRoutes?.(app);

@@ -101,6 +101,8 @@ const holds = (a: Actor, action: IndexAction, index?: string) =>
 function expected(a: Actor, row: EndpointPermission, index: string | undefined): 401 | 403 | 'in' {
   const r = row.requirement;
   if (r.kind === 'public') return 'in';
+  // internal routes take the cluster secret, which this node (RBAC on, no secret set) has none of
+  if (r.kind === 'cluster_secret') return 403;
   if (!a.authenticated) return 401;
   if (a.retiredBootstrap === true) return 403;
   switch (r.kind) {
@@ -123,6 +125,7 @@ function concrete(row: EndpointPermission, index: string | undefined): string {
     .replace(':type', '_doc')
     .replace(':aliases', `${index ?? 'logs-app'}-alias`)
     .replace(':stats', 'docs')
+    .replace(':metric', 'nodes')
     .replace(':scrollId', 'c2Nyb2xs')
     .replace(':roleId', '999999')
     .replace(':userId', '999999')

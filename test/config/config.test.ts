@@ -103,3 +103,56 @@ describe('configuration', () => {
     assert.match(flag.stderr, /port/);
   });
 });
+
+describe('cluster settings', () => {
+  it('runs every role by default, with a node id derived from the cluster and node names', () => {
+    const c = loadConfig({ SVC_NODE_NAME: 'n1' });
+    assert.deepEqual(c.cluster.roles, ['api', 'cache', 'storage', 'coordinator']);
+    assert.equal(c.cluster.allRoles, true);
+    assert.equal(c.cluster.nodeId, loadConfig({ SVC_NODE_NAME: 'n1' }).cluster.nodeId);
+    assert.notEqual(c.cluster.nodeId, loadConfig({ SVC_NODE_NAME: 'n2' }).cluster.nodeId);
+    assert.match(c.cluster.nodeId, /^[A-Za-z0-9_-]{22}$/);
+    assert.equal(c.cluster.secret, undefined);
+    assert.equal(c.cluster.heartbeatIntervalMs, 3000);
+    assert.equal(c.cluster.leaseMs, 15_000);
+  });
+
+  it('takes roles from SVC_ROLES or --roles (which wins), in a fixed order', () => {
+    const pg = 'postgres://svc@127.0.0.1/svc';
+    const c = loadConfig({ SVC_ROLES: 'cache', SVC_METASTORE_URL: pg }, { roles: ' coordinator, api ,' });
+    assert.deepEqual(c.cluster.roles, ['api', 'coordinator']);
+    assert.equal(c.cluster.allRoles, false);
+    assert.deepEqual(loadConfig({ SVC_ROLES: 'storage,cache', SVC_METASTORE_URL: pg }).cluster.roles, ['cache', 'storage']);
+    const full = loadConfig({
+      SVC_ROLES: 'cache',
+      SVC_METASTORE_URL: pg,
+      SVC_NODE_ID: 'cache-1',
+      SVC_ADVERTISE_URL: 'http://10.0.0.5:9201/',
+      SVC_CLUSTER_SECRET: 's'.repeat(16),
+      SVC_HEARTBEAT_INTERVAL_SECONDS: '0.5',
+      SVC_LEASE_SECONDS: '2',
+    });
+    assert.equal(full.cluster.nodeId, 'cache-1');
+    assert.equal(full.cluster.advertiseUrl, 'http://10.0.0.5:9201');
+    assert.equal(full.cluster.secret, 's'.repeat(16));
+    assert.equal(full.cluster.heartbeatIntervalMs, 500);
+    assert.equal(full.cluster.leaseMs, 2000);
+  });
+
+  it('refuses what cannot work, naming the setting', () => {
+    const pg = { SVC_METASTORE_URL: 'postgres://svc@127.0.0.1/svc' };
+    const cases: Array<[Record<string, string>, { roles?: string }, RegExp]> = [
+      [{ ...pg, SVC_ROLES: 'api,search' }, {}, /unknown role \[search\]/],
+      [{ ...pg }, { roles: ' , ' }, /at least one of api, cache, storage, coordinator/],
+      [{ SVC_ROLES: 'api' }, {}, /SVC_METASTORE_URL/],
+      [{ SVC_CLUSTER_SECRET: 'short' }, {}, /SVC_CLUSTER_SECRET must be at least 16/],
+      [{ SVC_HEARTBEAT_INTERVAL_SECONDS: '5', SVC_LEASE_SECONDS: '9' }, {}, /SVC_LEASE_SECONDS must be at least twice/],
+      [{ SVC_NODE_ID: 'has space' }, {}, /SVC_NODE_ID/],
+      [{ SVC_ADVERTISE_URL: 'not a url' }, {}, /SVC_ADVERTISE_URL/],
+      [{ SVC_ADVERTISE_URL: 'ftp://host:21' }, {}, /http or https/],
+    ];
+    for (const [env, overrides, message] of cases) {
+      assert.throws(() => loadConfig(env, overrides), (err: unknown) => err instanceof ConfigError && message.test(err.message), JSON.stringify(env));
+    }
+  });
+});

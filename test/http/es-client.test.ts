@@ -1,22 +1,12 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@elastic/elasticsearch';
-import { startTestNode, type TestNode } from '../support/node.js';
+import { esClientNode } from '../support/es-client-node.js';
 
 describe('official @elastic/elasticsearch client', () => {
-  let node: TestNode;
-  let client: Client;
-  before(async () => {
-    node = await startTestNode();
-    client = new Client({ node: node.url });
-  });
-  after(async () => {
-    await client.close();
-    await node.destroy();
-  });
+  const es = esClientNode();
 
   it('passes the product check and reads the server info', async () => {
-    const info = await client.info();
+    const info = await es.client.info();
     assert.equal(info.body.version.number, '7.10.2');
   });
 
@@ -26,7 +16,7 @@ describe('official @elastic/elasticsearch client', () => {
       n: i,
       kind: i % 2 === 0 ? 'even' : 'odd',
     }));
-    const stats = await client.helpers.bulk({
+    const stats = await es.client.helpers.bulk({
       datasource: docs,
       onDocument: () => ({ index: { _index: 'client-logs' } }),
       flushBytes: 50_000,
@@ -35,10 +25,10 @@ describe('official @elastic/elasticsearch client', () => {
     assert.equal(stats.successful, 2500);
     assert.equal(stats.failed, 0);
 
-    const tenth = await client.search({ index: 'client-logs', q: 'tenth', size: 5 });
+    const tenth = await es.client.search({ index: 'client-logs', q: 'tenth', size: 5 });
     assert.equal(tenth.body.hits.total.value, 250);
     assert.equal(tenth.body.hits.hits.length, 5);
-    const even = await client.search({ index: 'client-logs', q: 'kind:even AND n:<100', size: 100, sort: ['n:asc'] });
+    const even = await es.client.search({ index: 'client-logs', q: 'kind:even AND n:<100', size: 100, sort: ['n:asc'] });
     assert.equal(even.body.hits.total.value, 50);
     assert.deepEqual(
       even.body.hits.hits.map((h: { _source: { n: number } }) => h._source.n),
@@ -47,7 +37,7 @@ describe('official @elastic/elasticsearch client', () => {
   });
 
   it('surfaces server errors as ResponseError with the ES error body', async () => {
-    await assert.rejects(client.search({ index: 'missing-index', q: 'x' }), (err: { meta: { statusCode: number; body: { error: { type: string } } } }) => {
+    await assert.rejects(es.client.search({ index: 'missing-index', q: 'x' }), (err: { meta: { statusCode: number; body: { error: { type: string } } } }) => {
       assert.equal(err.meta.statusCode, 404);
       assert.equal(err.meta.body.error.type, 'index_not_found_exception');
       return true;

@@ -3,11 +3,11 @@
  * bulk item: status 400, its `_index` and `_id`, a `mapper_parsing_exception` with the field,
  * type, id and value preview, and the cause below it; the rest of the batch is stored.
  */
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@elastic/elasticsearch';
 import { esErrorBody } from '../../src/http/error-render.js';
-import { ndjson, request, startTestNode, type TestNode } from '../support/node.js';
+import { ndjson, request } from '../support/node.js';
+import { esClientNode } from '../support/es-client-node.js';
 
 interface ErrorObject {
   type: string;
@@ -28,12 +28,10 @@ interface BulkBody {
 }
 
 describe('mapper parsing errors in bulk items', () => {
-  let node: TestNode;
-  let client: Client;
+  const es = esClientNode();
 
   before(async () => {
-    node = await startTestNode();
-    client = new Client({ node: node.url });
+    const { node } = es;
     const created = await request(`${node.url}/typed`, {
       method: 'PUT',
       body: { mappings: { properties: { status: { type: 'long' }, ratio: { type: 'double' }, at: { type: 'date' }, tag: { type: 'keyword' }, ok: { type: 'boolean' } } } },
@@ -41,10 +39,6 @@ describe('mapper parsing errors in bulk items', () => {
     assert.equal(created.status, 200);
   });
 
-  after(async () => {
-    await client.close();
-    await node.destroy();
-  });
 
   const cases: Array<{ doc: object; field: string; type: string; preview: string; cause: ErrorObject }> = [
     { doc: { status: 'abc' }, field: 'status', type: 'long', preview: 'abc', cause: { type: 'illegal_argument_exception', reason: 'For input string: "abc"' } },
@@ -73,7 +67,7 @@ describe('mapper parsing errors in bulk items', () => {
   it('each bad document gets its own 400 item with the cause; the good ones are stored', async () => {
     const lines: unknown[] = [];
     for (const c of cases) lines.push({ index: { _index: 'typed' } }, c.doc, { index: { _index: 'typed' } }, { status: 7 });
-    const res = await request<BulkBody>(`${node.url}/_bulk?refresh=true`, { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson' } });
+    const res = await request<BulkBody>(`${es.node.url}/_bulk?refresh=true`, { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson' } });
     assert.equal(res.status, 200);
     assert.equal(res.body.errors, true);
     cases.forEach((c, k) => {
@@ -89,12 +83,12 @@ describe('mapper parsing errors in bulk items', () => {
       });
       assert.equal(res.body.items[2 * k + 1]!.index.status, 201);
     });
-    const count = await request<{ count: number }>(`${node.url}/typed/_count`);
+    const count = await request<{ count: number }>(`${es.node.url}/typed/_count`);
     assert.equal(count.body.count, cases.length);
   });
 
   it('the official client reports the same items', async () => {
-    const res = await client.bulk<BulkBody>({ refresh: true, body: [{ index: { _index: 'typed' } }, { status: 'abc' }, { index: { _index: 'typed' } }, { status: '12' }] });
+    const res = await es.client.bulk<BulkBody>({ refresh: true, body: [{ index: { _index: 'typed' } }, { status: 'abc' }, { index: { _index: 'typed' } }, { status: '12' }] });
     assert.equal(res.body.errors, true);
     assert.equal(res.body.items[0]!.index.error!.type, 'mapper_parsing_exception');
     assert.equal(res.body.items[0]!.index.error!.caused_by!.reason, 'For input string: "abc"');
@@ -102,7 +96,7 @@ describe('mapper parsing errors in bulk items', () => {
   });
 
   it('an object under a long field names the field and previews the object', async () => {
-    const res = await request<BulkBody>(`${node.url}/_bulk`, {
+    const res = await request<BulkBody>(`${es.node.url}/_bulk`, {
       body: ndjson([{ index: { _index: 'typed' } }, { status: { code: 5 } }]),
       headers: { 'content-type': 'application/x-ndjson' },
     });

@@ -3,10 +3,10 @@
  * `_doc`, `_score`) in both orders with `missing` first or last, over a flushed segment and a
  * memtable that lacks some fields entirely; aggregations only on a scroll's first page.
  */
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@elastic/elasticsearch';
-import { bulkIndex, request, startTestNode, type TestNode } from '../support/node.js';
+import { bulkIndex, request } from '../support/node.js';
+import { esClientNode } from '../support/es-client-node.js';
 
 interface Hit {
   _source: { seq: number };
@@ -68,12 +68,10 @@ function valueRuns(field: string, seqs: number[]): Array<number | string | undef
 }
 
 describe('sort and scroll on every type', () => {
-  let node: TestNode;
-  let client: Client;
+  const es = esClientNode();
 
   before(async () => {
-    node = await startTestNode();
-    client = new Client({ node: node.url });
+    const { node } = es;
     const create = await request(`${node.url}/sorts`, {
       method: 'PUT',
       body: { mappings: { properties: { k: { type: 'keyword' }, n: { type: 'long' }, d: { type: 'double' }, t: { type: 'date' }, b: { type: 'boolean' }, msg: { type: 'text' } } } },
@@ -85,10 +83,6 @@ describe('sort and scroll on every type', () => {
     await request(`${node.url}/sorts/_refresh`, { method: 'POST' });
   });
 
-  after(async () => {
-    await client.close();
-    await node.destroy();
-  });
 
   for (const field of Object.keys(SORTED_VALUE)) {
     for (const order of ['asc', 'desc'] as const) {
@@ -96,7 +90,7 @@ describe('sort and scroll on every type', () => {
         it(`${field} ${order} missing ${missing}: one search and a scroll of pages of 2 agree`, async () => {
           const expected = expectedOrder(field, order, missing);
           const sort = [{ [field]: { order, missing } }];
-          const whole = await request<SearchBody>(`${node.url}/sorts/_search`, { body: { size: 20, sort } });
+          const whole = await request<SearchBody>(`${es.node.url}/sorts/_search`, { body: { size: 20, sort } });
           assert.equal(whole.status, 200);
           const seqs = whole.body.hits.hits.map((h) => h._source.seq);
           assert.deepEqual(valueRuns(field, seqs), valueRuns(field, expected));
@@ -105,18 +99,18 @@ describe('sort and scroll on every type', () => {
             assert.deepEqual(h.sort, [value ?? null]);
           }
 
-          const first = await client.search<SearchBody>({ index: 'sorts', scroll: '1m', body: { size: 2, sort, aggs: { top: { max: { field: 'n' } } } } });
+          const first = await es.client.search<SearchBody>({ index: 'sorts', scroll: '1m', body: { size: 2, sort, aggs: { top: { max: { field: 'n' } } } } });
           assert.equal(first.body.aggregations?.top?.value, 10, 'aggregations on the first page');
           const scrolled = first.body.hits.hits.map((h) => h._source.seq);
           let scrollId = first.body._scroll_id!;
           for (let page = 0; page < 10; page++) {
-            const next = await client.scroll<SearchBody>({ scroll_id: scrollId, scroll: '1m' });
+            const next = await es.client.scroll<SearchBody>({ scroll_id: scrollId, scroll: '1m' });
             assert.equal(next.body.aggregations, undefined, 'no aggregations after the first page');
             if (next.body.hits.hits.length === 0) break;
             scrolled.push(...next.body.hits.hits.map((h) => h._source.seq));
             scrollId = next.body._scroll_id!;
           }
-          await client.clearScroll({ body: { scroll_id: scrollId } });
+          await es.client.clearScroll({ body: { scroll_id: scrollId } });
           assert.equal(scrolled.length, ROWS.length, `every document once: ${scrolled.join(',')}`);
           assert.equal(new Set(scrolled).size, ROWS.length);
           assert.deepEqual(valueRuns(field, scrolled), valueRuns(field, expected));
@@ -129,7 +123,7 @@ describe('sort and scroll on every type', () => {
     for (const order of ['asc', 'desc'] as const) {
       it(`${field} ${order}: a scroll returns every document once, in order`, async () => {
         const body = { size: 3, query: { match: { msg: 'x y' } }, sort: [{ [field]: { order } }] };
-        const whole = await request<SearchBody>(`${node.url}/sorts/_search`, { body: { ...body, size: 20 } });
+        const whole = await request<SearchBody>(`${es.node.url}/sorts/_search`, { body: { ...body, size: 20 } });
         assert.equal(whole.status, 200);
         const values = whole.body.hits.hits.map((h) => h.sort[0]);
         const sorted = [...values].sort((a, b) => compareLoose(a, b) * (order === 'asc' ? 1 : -1));
@@ -137,10 +131,10 @@ describe('sort and scroll on every type', () => {
         if (field === '_score') assert.equal(order === 'asc' ? values.at(-1) : values[0], Math.max(...(values as number[])));
 
         const seen: number[] = [];
-        let res = await request<SearchBody>(`${node.url}/sorts/_search?scroll=1m`, { body });
+        let res = await request<SearchBody>(`${es.node.url}/sorts/_search?scroll=1m`, { body });
         while (res.body.hits.hits.length > 0) {
           seen.push(...res.body.hits.hits.map((h) => h._source.seq));
-          res = await request<SearchBody>(`${node.url}/_search/scroll`, { body: { scroll: '1m', scroll_id: res.body._scroll_id } });
+          res = await request<SearchBody>(`${es.node.url}/_search/scroll`, { body: { scroll: '1m', scroll_id: res.body._scroll_id } });
         }
         assert.deepEqual([...seen].sort(), ROWS.map((r) => r.seq));
       });

@@ -5,13 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/index.js';
+import type { Engine, ReaderCacheBudget } from '../../src/engine/index.js';
 import { startNode, type RunningNode } from '../../src/node/index.js';
 
 export function tempDir(prefix = 'svc-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** A node with the api role, so with the data path in it. */
 export interface TestNode extends RunningNode {
+  engine: Engine;
+  readerCache: ReaderCacheBudget;
   dataDir: string;
   /** stops the node and removes its data directory */
   destroy(): Promise<void>;
@@ -20,8 +24,15 @@ export interface TestNode extends RunningNode {
 export async function startTestNode(env: Record<string, string> = {}, dataDir = tempDir()): Promise<TestNode> {
   const config = loadConfig({ SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...env });
   const node = await startNode(config);
+  const { engine, readerCache } = node;
+  if (engine === undefined || readerCache === undefined) {
+    await node.close();
+    throw new Error('startTestNode starts a node with the api role');
+  }
   return {
     ...node,
+    engine,
+    readerCache,
     dataDir,
     async destroy() {
       await node.close();

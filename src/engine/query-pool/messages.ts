@@ -9,6 +9,12 @@ import type { SearchRequest, SearchResult } from '../search/types.js';
 /** The name query threads carry for the operating system (at most 15 bytes). */
 export const QUERY_THREAD_NAME = 'svc-query';
 
+/** What a query thread is started with. */
+export interface QueryWorkerData {
+  /** the node's reader cache budget and this thread's slot in it */
+  readerCache?: { buffer: SharedArrayBuffer; slot: number };
+}
+
 export interface FileTarget {
   index: string;
   filePath: string;

@@ -10,8 +10,9 @@ import type { Logger } from 'pino';
 import { QueryTimeoutError, SvcError } from '../../common/index.js';
 import { executeSearch, matchUpperBound, mergeSearchResults } from '../search/index.js';
 import type { SearchRequest, SearchResult, SearchTarget } from '../search/types.js';
+import type { ReaderCacheBudget } from '../segment/index.js';
 import { SearchAdmission } from './admission.js';
-import { QUERY_THREAD_NAME, fromWireError, type FileTarget, type QueryReply, type QueryTask } from './messages.js';
+import { QUERY_THREAD_NAME, fromWireError, type FileTarget, type QueryReply, type QueryTask, type QueryWorkerData } from './messages.js';
 
 /** What the pool reports, for the svc_query_* metrics. */
 export interface QueryPoolEvents {
@@ -42,6 +43,8 @@ export interface QueryPoolOptions {
    * (the main thread's part); more get 429 (SVC_QUERY_QUEUE_SIZE). Unbounded when not given.
    */
   queueSize?: number;
+  /** the node's reader cache budget, shared with every query thread (a standalone one per thread when not given) */
+  readerCache?: ReaderCacheBudget;
 }
 
 interface Pending {
@@ -186,7 +189,12 @@ export class QueryPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(WORKER_URL, { name: QUERY_THREAD_NAME });
+    const budget = this.opts.readerCache;
+    const slot = budget?.acquireSlot() ?? -1;
+    const workerData: QueryWorkerData = { readerCache: budget === undefined ? undefined : { buffer: budget.buffer, slot } };
+    const worker = new Worker(WORKER_URL, { name: QUERY_THREAD_NAME, workerData });
+    // what the thread kept is given back once it can keep no more (a replaced thread, too)
+    worker.once('exit', () => budget?.releaseSlot(slot));
     const thread: Thread = { worker, busy: null, timer: undefined };
     worker.on('message', (reply: QueryReply) => {
       const pending = this.settle(thread);

@@ -3,15 +3,17 @@
  * set, least recently used closed first). Segment files are immutable, so a cached reader stays
  * right for as long as the file exists.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { nameThisThread } from '../../common/index.js';
-import { openSegment } from '../segment/index.js';
+import { ReaderCacheBudget, openSegment, useReaderCacheBudget } from '../segment/index.js';
 import { executeSearch } from '../search/index.js';
 import type { SearchTarget } from '../search/types.js';
 import type { SegmentReader } from '../segment-reader.js';
-import { QUERY_THREAD_NAME, toWireError, type QueryReply, type QueryTask } from './messages.js';
+import { QUERY_THREAD_NAME, toWireError, type QueryReply, type QueryTask, type QueryWorkerData } from './messages.js';
 
 nameThisThread(QUERY_THREAD_NAME);
+const shared = (workerData as QueryWorkerData | null)?.readerCache;
+if (shared !== undefined) useReaderCacheBudget(ReaderCacheBudget.attach(shared.buffer), shared.slot);
 
 const MAX_OPEN_SEGMENTS = 512;
 type OpenReader = SegmentReader & { close(): void };

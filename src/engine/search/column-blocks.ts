@@ -19,7 +19,8 @@ export interface ColumnBlocks {
 }
 
 interface Kept {
-  column: Float64Array;
+  /** weak: the reader's cache may drop the column, and this must not keep it alive */
+  column: WeakRef<Float64Array>;
   full: number;
   min: Float64Array;
   max: Float64Array;
@@ -58,8 +59,8 @@ export function columnBlocks(segment: SegmentReader, field: string, limit: numbe
   let kept = perField.get(field);
   // a column read anew (after a cache eviction) holds the same values; a longer one, more docs
   if (kept === undefined || kept.full < full) {
-    const from = kept !== undefined && kept.column === column ? kept.full : 0;
-    const next: Kept = { column, full, min: new Float64Array(full), max: new Float64Array(full), missing: new Uint8Array(full) };
+    const from = kept !== undefined && kept.column.deref() === column ? kept.full : 0;
+    const next: Kept = { column: new WeakRef(column), full, min: new Float64Array(full), max: new Float64Array(full), missing: new Uint8Array(full) };
     if (kept !== undefined && from > 0) {
       next.min.set(kept.min);
       next.max.set(kept.max);

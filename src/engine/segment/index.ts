@@ -53,3 +53,4 @@ export function openSegment(filePath: string, id?: string): SegmentFileReader {
 }
 export { sectionSizes, type SectionSizes, type FieldSectionSizes } from './section-sizes.js';
 export { withoutDocs } from './live-docs-segment.js';
+export { ReaderCacheBudget, useReaderCacheBudget, currentReaderCache, MAX_READER_CACHE_BYTES, type ReaderCache } from './reader-cache.js';

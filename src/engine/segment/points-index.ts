@@ -7,10 +7,10 @@
  */
 import type { PointsIndex } from '../segment-reader.js';
 
-/** Index of the first value >= `v` (`strict`: > `v`) in ascending `values`. */
-export function valueBound(values: Float64Array, v: number, strict: boolean): number {
-  let lo = 0;
-  let hi = values.length;
+/** Index of the first value >= `v` (`strict`: > `v`) in ascending `values`, searched in [from, to). */
+export function valueBound(values: Float64Array, v: number, strict: boolean, from = 0, to = values.length): number {
+  let lo = from;
+  let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const x = values[mid]!;

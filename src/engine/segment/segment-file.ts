@@ -1,8 +1,9 @@
 /**
  * The segment reader: opens a segment file, checks its trailer and footer, and answers the
  * SegmentReader interface with positioned reads. In memory: the footer (field table, doc-store
- * block index, term-dictionary sparse indexes), `_ts` and `_lid` once asked for, and LRU caches
- * of decoded term blocks, doc blocks and columns.
+ * block index, term-dictionary sparse indexes) for as long as it is open; decoded term blocks,
+ * doc blocks, columns and postings in the thread's reader cache (reader-cache.ts: one budget for
+ * the node, least recently used entries evicted first).
  */
 import fs from 'node:fs';
 import { CorruptionError } from '../../common/errors.js';
@@ -26,31 +27,18 @@ import {
   type FieldEntry,
   type Footer,
 } from './footer.js';
-import { Lru } from './lru.js';
 import { buildPointsIndex } from './points-index.js';
 import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, inlineDocsOf, inlinePostingsOf, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
+import { currentReaderCache, stringsBytes } from './reader-cache.js';
 
-const TERM_BLOCK_CACHE_ENTRIES = 512;
-const DOC_BLOCK_CACHE_ENTRIES = 16;
-/** decoded doc blocks kept per segment, at most */
-const DOC_BLOCK_CACHE_BYTES = 3 << 20;
-const COLUMN_CACHE_BYTES = 32 << 20;
 /**
- * Decoded postings of reference bases: every reference-coded term needs its base's docs, and a
- * merge reads term after term, so the recent bases must stay (the writer keeps 48 per field).
+ * Decoded postings (doc ids, and positions for phrases) of recently queried terms are kept: a
+ * warm query then only intersects, where decoding a common word's list costs several times more
+ * than the intersection. Lists over POSTINGS_CACHE_ITEM_BYTES are decoded each time (they would
+ * push out everything else).
  */
-const BASE_CACHE_ENTRIES = 64;
-const BASE_CACHE_BYTES = 8 << 20;
-/**
- * Decoded postings (doc ids, and positions for phrases) of recently queried terms: a warm query
- * then only intersects, where decoding a common word's list costs several times more than the
- * intersection. Lists over POSTINGS_CACHE_ITEM_BYTES are decoded each time (they would push out
- * everything else). Readers are per thread, so the budget is per segment and thread.
- */
-const POSTINGS_CACHE_ENTRIES = 256;
-const POSTINGS_CACHE_BYTES = 4 << 20;
 const POSTINGS_CACHE_ITEM_BYTES = 1 << 20;
 const SCRATCH_MAX_BYTES = 1 << 20;
 const EMPTY_DOCS = new Uint32Array(0);
@@ -76,15 +64,14 @@ export class SegmentFile implements SegmentReader {
   private readonly footer: Footer;
   private readonly fieldMap = new Map<string, FieldEntry>();
   private readonly fieldInfos: FieldInfo[];
-  private tsColumn: Float64Array | null = null;
-  private lidColumn: Float64Array | null = null;
   /** keyed by field index * 2^32 + block index */
-  private readonly termBlocks = new Lru<number, TermBlock>(TERM_BLOCK_CACHE_ENTRIES);
-  private readonly docBlocks = new Lru<number, DocBlock>(DOC_BLOCK_CACHE_ENTRIES, DOC_BLOCK_CACHE_BYTES);
-  private readonly columns = new Lru<string, unknown>(256, COLUMN_CACHE_BYTES);
-  private readonly bases = new Lru<string, Uint32Array>(BASE_CACHE_ENTRIES, BASE_CACHE_BYTES);
+  private readonly termBlocks = currentReaderCache().space<number, TermBlock>();
+  private readonly docBlocks = currentReaderCache().space<number, DocBlock>();
+  private readonly columns = currentReaderCache().space<string, unknown>();
+  /** decoded postings of reference bases: a merge reads term after term, so recent bases stay */
+  private readonly bases = currentReaderCache().space<string, Uint32Array>();
   /** keyed by field index * 2^32 + term rank; positions entries by the negated key minus one */
-  private readonly decoded = new Lru<number, Uint32Array | PositionPostings>(POSTINGS_CACHE_ENTRIES, POSTINGS_CACHE_BYTES);
+  private readonly decoded = currentReaderCache().space<number, Uint32Array | PositionPostings>();
   private readonly fieldIndex = new Map<string, number>();
 
   private constructor(
@@ -275,8 +262,8 @@ export class SegmentFile implements SegmentReader {
   }
 
   numeric(field: string): Float64Array | null {
-    if (field === '_ts') return (this.tsColumn ??= this.decodeBlob(this.footer.ts, (b) => decodeNumericColumn(b, this.numDocs)));
-    if (field === '_lid') return (this.lidColumn ??= this.decodeBlob(this.footer.lid, (b) => decodeNumericColumn(b, this.numDocs)));
+    if (field === '_ts') return this.cached('ts', () => this.decodeBlob(this.footer.ts, (b) => decodeNumericColumn(b, this.numDocs)), byteLength);
+    if (field === '_lid') return this.cached('lid', () => this.decodeBlob(this.footer.lid, (b) => decodeNumericColumn(b, this.numDocs)), byteLength);
     const ref = this.fieldMap.get(field)?.numeric;
     if (!ref) return null;
     return this.cached(`n:${field}`, () => this.decodeBlob(ref, (b) => decodeNumericColumn(b, this.numDocs)), byteLength);
@@ -303,7 +290,7 @@ export class SegmentFile implements SegmentReader {
         if (terms.length !== decoded.numTerms) throw new CorruptionError(this.filePath, `ordinal terms of ${field} do not match`);
         return { ords: decoded.ords, terms };
       },
-      (c) => c.ords.byteLength + c.terms.length * 48,
+      (c) => c.ords.byteLength + stringsBytes(c.terms),
     );
   }
 
@@ -399,7 +386,7 @@ export class SegmentFile implements SegmentReader {
       if (checksum(bytes) !== index.crcs[b]) throw new FormatError(`term block ${b} of ${entry.name} checksum mismatch`);
       return decodeTermBlock(bytes, (entry.flags & FLAG_POSITIONS) !== 0, (entry.flags & FLAG_DERIVED_POSTINGS) !== 0, this.footer.version);
     });
-    this.termBlocks.set(key, block);
+    this.termBlocks.set(key, block, termBlockBytes(block));
     return block;
   }
 
@@ -424,6 +411,23 @@ export class SegmentFile implements SegmentReader {
 
 function byteLength(a: ArrayBufferView): number {
   return a.byteLength;
+}
+
+function termBlockBytes(b: TermBlock): number {
+  return (
+    stringsBytes(b.terms) +
+    b.docFreq.byteLength +
+    b.blobOffset.byteLength +
+    b.docsLen.byteLength +
+    b.docsMode.byteLength +
+    b.posLen.byteLength +
+    b.posMode.byteLength +
+    b.singleDoc.byteLength +
+    b.singleStart.byteLength +
+    b.singlePositions.byteLength +
+    // the block object and its ten typed array objects
+    10 * 64
+  );
 }
 
 /** A positioned read of exactly `length` bytes; `shared` allows reuse of the scratch buffer. */

@@ -5,6 +5,7 @@
  * of its doc ids, computed from the `_lid` column and cached per segment until a delete comes.
  */
 import type { SegmentReader } from '../segment-reader.js';
+import { valueBound } from '../segment/points-index.js';
 
 interface CachedDocs {
   generation: number;
@@ -96,8 +97,8 @@ export class DeletedDocs {
     const last = lidColumn[n - 1]!;
     const out: number[] = [];
     let doc = 0;
-    for (let i = lowerBound(sorted, first, 0, sorted.length); i < sorted.length && sorted[i]! <= last; i++) {
-      doc = lowerBound(lidColumn, sorted[i]!, doc, n);
+    for (let i = valueBound(sorted, first, false); i < sorted.length && sorted[i]! <= last; i++) {
+      doc = valueBound(lidColumn, sorted[i]!, false, doc, n);
       if (doc < n && lidColumn[doc] === sorted[i]) out.push(doc);
     }
     return Uint32Array.from(out);
@@ -115,24 +116,12 @@ export class DeletedDocs {
   }
 }
 
-/** First index in [from, to) whose value is >= `value` (values ascending). */
-function lowerBound(values: Float64Array, value: number, from: number, to: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The doc holding `lid` in the segment, or -1 (lids rise with doc ids in every segment). */
 export function docOfLid(segment: SegmentReader, lid: number): number {
   const n = segment.numDocs;
   if (n === 0 || lid > segment.maxLid) return -1;
   const lidColumn = segment.numeric('_lid');
   if (lidColumn === null || lid < lidColumn[0]!) return -1;
-  const at = lowerBound(lidColumn, lid, 0, n);
+  const at = valueBound(lidColumn, lid, false, 0, n);
   return at < n && lidColumn[at] === lid ? at : -1;
 }

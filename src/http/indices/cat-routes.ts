@@ -12,7 +12,7 @@ import { boolParam, stringParam } from '../query-params.js';
 import { ES_VERSION } from '../routes/root.js';
 import { renderCat, type CatCell, type CatColumn } from './cat-table.js';
 import { totalsOf } from './index-views.js';
-import { nodeFigures, percent } from './node-info.js';
+import { clusterNodes, isDataNode, percent, roleLetters } from './node-info.js';
 import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
 import { selectTemplates } from './template-routes.js';
 
@@ -93,6 +93,7 @@ const NODES_COLUMNS: CatColumn[] = [
   { name: 'node.role', aliases: ['r', 'role', 'nodeRole'], standard: true, description: 'm:master eligible node, d:data node' },
   { name: 'master', aliases: ['m'], standard: true, description: '*:current master' },
   { name: 'name', aliases: ['n'], standard: true, description: 'node name' },
+  { name: 'svc.roles', aliases: ['roles'], description: 'roles of the process: api, cache, storage, coordinator' },
 ];
 
 function send(reply: FastifyReply, columns: CatColumn[], rows: Array<Record<string, CatCell>>, request: IndicesRequest): FastifyReply {
@@ -173,12 +174,13 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   app.get('/_cat/health', async (request: IndicesRequest, reply: FastifyReply) => {
     const shards = deps.engine.indexNames().length;
+    const { nodes } = await clusterNodes(deps);
     const row = {
       ...clock(Date.now()),
       cluster: deps.config.clusterName,
       status: 'green',
-      'node.total': 1,
-      'node.data': 1,
+      'node.total': nodes.length,
+      'node.data': nodes.filter(isDataNode).length,
       shards,
       pri: shards,
       relo: 0,
@@ -206,29 +208,34 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/_cat/templates/:name', templates);
 
   app.get('/_cat/nodes', async (request: IndicesRequest, reply: FastifyReply) => {
-    const node = nodeFigures(deps.config, request.socket.localPort ?? deps.config.port);
-    const row: Record<string, CatCell> = {
-      id: boolParam(request.query, 'full_id') ? node.id : node.id.slice(0, 4),
-      pid: node.pid,
-      ip: node.ip,
-      port: node.port,
-      http_address: `${node.ip}:${node.port}`,
-      version: ES_VERSION,
-      'heap.current': node.heapUsedBytes,
-      'heap.percent': percent(node.heapUsedBytes, node.heapMaxBytes),
-      'heap.max': node.heapMaxBytes,
-      'ram.current': node.ramUsedBytes,
-      'ram.percent': percent(node.ramUsedBytes, node.ramTotalBytes),
-      'ram.max': node.ramTotalBytes,
-      cpu: node.cpuPercent,
-      load_1m: node.load[0].toFixed(2),
-      load_5m: node.load[1].toFixed(2),
-      load_15m: node.load[2].toFixed(2),
-      uptime: formatUptime(node.uptimeMs),
-      'node.role': 'dm',
-      master: '*',
-      name: deps.config.nodeName,
-    };
-    return send(reply, NODES_COLUMNS, [row], request);
+    const fullId = boolParam(request.query, 'full_id') ?? false;
+    const { nodes } = await clusterNodes(deps);
+    const rows = nodes.map((node): Record<string, CatCell> => {
+      const f = node.figures;
+      return {
+        id: fullId ? node.id : node.id.slice(0, 4),
+        pid: f?.pid ?? null,
+        ip: node.ip,
+        port: node.port,
+        http_address: `${node.ip}:${node.port}`,
+        version: ES_VERSION,
+        'heap.current': f?.heapUsedBytes ?? null,
+        'heap.percent': f ? percent(f.heapUsedBytes, f.heapMaxBytes) : null,
+        'heap.max': f?.heapMaxBytes ?? null,
+        'ram.current': f?.ramUsedBytes ?? null,
+        'ram.percent': f ? percent(f.ramUsedBytes, f.ramTotalBytes) : null,
+        'ram.max': f?.ramTotalBytes ?? null,
+        cpu: f?.cpuPercent ?? null,
+        load_1m: f ? f.load[0].toFixed(2) : null,
+        load_5m: f ? f.load[1].toFixed(2) : null,
+        load_15m: f ? f.load[2].toFixed(2) : null,
+        uptime: formatUptime(Math.max(0, Date.now() - node.startedAtMs)),
+        'node.role': roleLetters(node.roles),
+        master: node.isMaster ? '*' : '-',
+        name: node.name,
+        'svc.roles': node.roles.join(','),
+      };
+    });
+    return send(reply, NODES_COLUMNS, rows, request);
   });
 }

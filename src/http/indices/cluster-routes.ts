@@ -1,10 +1,13 @@
 /**
- * Cluster-level answers of a one-node cluster: `GET /_cluster/health[/{index}]` (green; a named
- * index that does not exist waits until `timeout` and answers 408 red, as Elasticsearch does;
- * `wait_for_status` and the other wait conditions are met at once), `GET|PUT /_cluster/settings`
- * (see cluster-settings.ts) and `GET /_cluster/state/metadata[/{index}]`
- * (indexes with settings, mappings and aliases; templates).
+ * Cluster-level answers: `GET /_cluster/health[/{index}]` (green; the live nodes of the
+ * membership table; a named index that does not exist waits until `timeout` and answers 408 red,
+ * as Elasticsearch does; `wait_for_status` and the other wait conditions are met at once),
+ * `GET|PUT /_cluster/settings` (see cluster-settings.ts) and
+ * `GET /_cluster/state[/{metrics}[/{index}]]`: `master_node` (the coordinator lease holder),
+ * `nodes` (the live nodes), `metadata` (indexes with settings, mappings and aliases; templates),
+ * `version` and `blocks`.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BadRequestError, IndexNotFoundError } from '../../common/index.js';
 import { resolveIndices } from '../../engine/index.js';
@@ -17,19 +20,29 @@ import { renderSettings, type FlatSettings } from './settings.js';
 import { expressionParts, type IndicesRequest } from './targets.js';
 import { templateView } from './template-model.js';
 import { parseTimeParam } from './units.js';
+import { clusterNodes, isDataNode, type ClusterNodes } from './node-info.js';
 
 const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
 const STATUSES = ['green', 'yellow', 'red'];
 
-function healthBody(deps: ApiDeps, indexes: readonly string[], found: boolean, timedOut: boolean, level: string): Record<string, unknown> {
+const STATE_METRICS = ['version', 'master_node', 'blocks', 'nodes', 'metadata'];
+
+function healthBody(
+  deps: ApiDeps,
+  cluster: ClusterNodes,
+  indexes: readonly string[],
+  found: boolean,
+  timedOut: boolean,
+  level: string,
+): Record<string, unknown> {
   const shards = found ? indexes.length : 0;
   const body: Record<string, unknown> = {
     cluster_name: deps.config.clusterName,
     status: found ? 'green' : 'red',
     timed_out: timedOut,
-    number_of_nodes: 1,
-    number_of_data_nodes: 1,
+    number_of_nodes: cluster.nodes.length,
+    number_of_data_nodes: cluster.nodes.filter(isDataNode).length,
     active_primary_shards: shards,
     active_shards: shards,
     relocating_shards: 0,
@@ -90,8 +103,9 @@ async function clusterHealth(deps: ApiDeps, request: IndicesRequest, reply: Fast
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(1, deadline - Date.now()))));
     indexes = healthIndexes(deps, request.params.index);
   }
-  if (indexes === undefined) return reply.code(408).send(healthBody(deps, [], false, true, level));
-  return reply.send(healthBody(deps, indexes, true, false, level));
+  const cluster = await clusterNodes(deps);
+  if (indexes === undefined) return reply.code(408).send(healthBody(deps, cluster, [], false, true, level));
+  return reply.send(healthBody(deps, cluster, indexes, true, false, level));
 }
 
 const CLUSTER_DEFAULTS = (deps: ApiDeps): FlatSettings => ({
@@ -133,45 +147,89 @@ export function registerClusterRoutes(app: FastifyInstance, deps: ApiDeps): void
   });
 
   const metadata = async (request: IndicesRequest) => {
-    const expression = request.params.index;
-    const names = expressionParts(expression).length === 0 ? deps.engine.indexNames() : resolveIndices(expression, deps.engine.indexNames(), deps.engine.aliasMap(), { ignoreUnavailable: true });
-    const snapshot = await catalogSnapshot(deps);
-    const flat = boolParam(request.query, 'flat_settings') ?? false;
-    const indices: Record<string, unknown> = {};
-    for (const name of names) {
-      const shard = deps.engine.shard(name);
-      if (!shard) continue;
-      indices[name] = {
-        version: 1,
-        mapping_version: 1,
-        settings_version: 1,
-        aliases_version: 1,
-        routing_num_shards: 1,
-        state: 'open',
-        settings: renderSettings(settingsOf(shard, snapshot), flat),
-        mappings: mappingOf(shard, true),
-        aliases: snapshot.aliases.filter((a) => a.index === name).map((a) => a.alias),
-        primary_terms: { '0': 1 },
-        in_sync_allocations: { '0': [] },
-        rollover_info: {},
-        system: false,
-      };
-    }
-    const templates: Record<string, unknown> = {};
-    for (const t of await deps.metastore.templates.listTemplates()) templates[t.name] = templateView(t, { flatSettings: flat, typed: true });
     const clusterUuid = deps.config.clusterName;
-    return {
-      cluster_name: deps.config.clusterName,
-      cluster_uuid: clusterUuid,
-      metadata: {
-        cluster_uuid: clusterUuid,
-        cluster_uuid_committed: true,
-        templates,
-        indices,
-        'index-graveyard': { tombstones: [] },
-      },
-    };
+    return { cluster_name: deps.config.clusterName, cluster_uuid: clusterUuid, metadata: await metadataSection(deps, request) };
   };
   app.get('/_cluster/state/metadata', metadata);
   app.get('/_cluster/state/metadata/:index', metadata);
+
+  const state = async (request: IndicesRequest) => {
+    const metrics = expressionParts(request.params.metric);
+    const all = metrics.length === 0 || metrics.includes('_all');
+    for (const metric of metrics) {
+      if (metric !== '_all' && !STATE_METRICS.includes(metric)) {
+        throw new BadRequestError(`request [${request.url.split('?')[0]}] contains unrecognized metric: [${metric}]`);
+      }
+    }
+    const wants = (metric: string) => all || metrics.includes(metric);
+    const cluster = await clusterNodes(deps);
+    const body: Record<string, unknown> = { cluster_name: deps.config.clusterName, cluster_uuid: deps.config.clusterName };
+    if (wants('version')) {
+      body.version = cluster.nodes.length;
+      body.state_uuid = stateUuid(cluster);
+    }
+    if (wants('master_node')) body.master_node = cluster.masterNodeId ?? null;
+    if (wants('blocks')) body.blocks = {};
+    if (wants('nodes')) {
+      const nodes: Record<string, unknown> = {};
+      for (const node of cluster.nodes) {
+        nodes[node.id] = {
+          name: node.name,
+          ephemeral_id: createHash('sha256').update(`${node.id}/${node.startedAtMs}`).digest('base64url').slice(0, 22),
+          transport_address: `${node.ip}:${node.port}`,
+          attributes: { 'svc.roles': node.roles.join(',') },
+        };
+      }
+      body.nodes = nodes;
+    }
+    if (wants('metadata')) body.metadata = await metadataSection(deps, request);
+    return body;
+  };
+  app.get('/_cluster/state', state);
+  app.get('/_cluster/state/:metric', state);
+  app.get('/_cluster/state/:metric/:index', state);
+}
+
+/** Changes whenever the set of live nodes or the lease holder does. */
+function stateUuid(cluster: ClusterNodes): string {
+  const ids = cluster.nodes.map((n) => `${n.id}/${n.startedAtMs}`).sort();
+  return createHash('sha256').update(JSON.stringify([cluster.masterNodeId ?? '', ids])).digest('base64url').slice(0, 22);
+}
+
+/** The `metadata` part of the cluster state: indexes (all, or those the `index` parameter names) and templates. */
+async function metadataSection(deps: ApiDeps, request: IndicesRequest): Promise<Record<string, unknown>> {
+  const expression = request.params.index;
+  const names = expressionParts(expression).length === 0 ? deps.engine.indexNames() : resolveIndices(expression, deps.engine.indexNames(), deps.engine.aliasMap(), { ignoreUnavailable: true });
+  const snapshot = await catalogSnapshot(deps);
+  const flat = boolParam(request.query, 'flat_settings') ?? false;
+  const indices: Record<string, unknown> = {};
+  for (const name of names) {
+    const shard = deps.engine.shard(name);
+    if (!shard) continue;
+    indices[name] = {
+      version: 1,
+      mapping_version: 1,
+      settings_version: 1,
+      aliases_version: 1,
+      routing_num_shards: 1,
+      state: 'open',
+      settings: renderSettings(settingsOf(shard, snapshot), flat),
+      mappings: mappingOf(shard, true),
+      aliases: snapshot.aliases.filter((a) => a.index === name).map((a) => a.alias),
+      primary_terms: { '0': 1 },
+      in_sync_allocations: { '0': [] },
+      rollover_info: {},
+      system: false,
+    };
+  }
+  const templates: Record<string, unknown> = {};
+  for (const t of await deps.metastore.templates.listTemplates()) templates[t.name] = templateView(t, { flatSettings: flat, typed: true });
+  const clusterUuid = deps.config.clusterName;
+  return {
+    cluster_uuid: clusterUuid,
+    cluster_uuid_committed: true,
+    templates,
+    indices,
+    'index-graveyard': { tombstones: [] },
+  };
 }

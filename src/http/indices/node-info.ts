@@ -1,55 +1,92 @@
 /**
- * What this process says about itself as an Elasticsearch node: a stable node id, its address,
- * memory and load figures read from the operating system and the V8 heap.
+ * The nodes of the cluster as Elasticsearch describes its nodes: each live row of the membership
+ * table with the figures its last heartbeat carried, this process with its figures of now. Role
+ * letters follow Elasticsearch: a cache node holds data (`d`), a coordinator is master-eligible
+ * (`m`), a process with neither answers `-` (a coordinating-only node in Elasticsearch's terms).
  */
-import { createHash } from 'node:crypto';
-import os from 'node:os';
-import v8 from 'node:v8';
-import type { Config } from '../../config/index.js';
+import type { ClusterView } from '../../cluster/index.js';
+import type { NodeRecord } from '../../metastore/index.js';
+import { processFigures, type ProcessFigures } from '../../observability/index.js';
+import type { ApiDeps } from '../deps.js';
 
-export interface NodeFigures {
+export interface ClusterNode {
   id: string;
+  name: string;
+  roles: readonly string[];
   ip: string;
   port: number;
-  pid: number;
-  heapUsedBytes: number;
-  heapMaxBytes: number;
-  ramUsedBytes: number;
-  ramTotalBytes: number;
-  cpuPercent: number;
-  load: [number, number, number];
-  uptimeMs: number;
+  figures: ProcessFigures | undefined;
+  startedAtMs: number;
+  isMaster: boolean;
 }
 
-/** Node ids are 22 url-safe characters in Elasticsearch; ours is derived from the node name so that it is stable. */
-export function nodeId(config: Config): string {
-  return createHash('sha256').update(`${config.clusterName}/${config.nodeName}`).digest('base64url').slice(0, 22);
+export interface ClusterNodes {
+  nodes: ClusterNode[];
+  masterNodeId: string | undefined;
+}
+
+/** The live nodes, this one first, then by id; this one is listed even while its heartbeat fails. */
+export async function clusterNodes(deps: ApiDeps): Promise<ClusterNodes> {
+  const view: ClusterView = await deps.cluster.view();
+  const self = deps.cluster;
+  const others = view.nodes.filter((n) => n.id !== self.nodeId).map((n) => fromRecord(n, view.masterNodeId));
+  const selfAddress = hostAndPort(self.advertisedUrl);
+  const selfNode: ClusterNode = {
+    id: self.nodeId,
+    name: deps.config.nodeName,
+    roles: self.roles,
+    ...selfAddress,
+    figures: processFigures(),
+    startedAtMs: Date.now() - Math.round(process.uptime() * 1000),
+    isMaster: view.masterNodeId === self.nodeId,
+  };
+  return { nodes: [selfNode, ...others], masterNodeId: view.masterNodeId };
+}
+
+export function roleLetters(roles: readonly string[]): string {
+  const letters = [roles.includes('cache') ? 'd' : '', roles.includes('coordinator') ? 'm' : ''].join('');
+  return letters === '' ? '-' : letters;
+}
+
+export function isDataNode(node: { roles: readonly string[] }): boolean {
+  return node.roles.includes('cache');
+}
+
+function fromRecord(record: NodeRecord, masterNodeId: string | undefined): ClusterNode {
+  return {
+    id: record.id,
+    name: record.name,
+    roles: record.roles,
+    ...hostAndPort(record.url),
+    figures: figuresOf(record.stats),
+    startedAtMs: record.startedAtMs,
+    isMaster: record.id === masterNodeId,
+  };
+}
+
+/** The heartbeat's figures when they have the expected shape (a node of another version may differ). */
+function figuresOf(stats: Record<string, unknown>): ProcessFigures | undefined {
+  const numbers = ['pid', 'heapUsedBytes', 'heapMaxBytes', 'ramUsedBytes', 'ramTotalBytes', 'cpuPercent', 'uptimeMs'];
+  if (!numbers.every((k) => typeof stats[k] === 'number')) return undefined;
+  if (!Array.isArray(stats.load) || stats.load.length !== 3 || !stats.load.every((n) => typeof n === 'number')) return undefined;
+  return stats as unknown as ProcessFigures;
+}
+
+function hostAndPort(url: string): { ip: string; port: number } {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname.replace(/^\[|\]$/g, '');
+    const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
+    return { ip: hostIp(host), port };
+  } catch {
+    return { ip: '-', port: 0 };
+  }
 }
 
 function hostIp(host: string): string {
   if (host === '0.0.0.0' || host === '' || host === 'localhost') return '127.0.0.1';
   if (host === '::') return '::1';
   return host;
-}
-
-export function nodeFigures(config: Config, port: number): NodeFigures {
-  const heap = v8.getHeapStatistics();
-  const total = os.totalmem();
-  const load = os.loadavg() as [number, number, number];
-  const cpus = Math.max(1, os.cpus().length);
-  return {
-    id: nodeId(config),
-    ip: hostIp(config.host),
-    port,
-    pid: process.pid,
-    heapUsedBytes: heap.used_heap_size,
-    heapMaxBytes: heap.heap_size_limit,
-    ramUsedBytes: total - os.freemem(),
-    ramTotalBytes: total,
-    cpuPercent: Math.min(100, Math.round((load[0] / cpus) * 100)),
-    load,
-    uptimeMs: Math.round(process.uptime() * 1000),
-  };
 }
 
 export function percent(part: number, whole: number): number {

@@ -3,7 +3,9 @@
  * endpoints for orchestrators (liveness stays up during a graceful shutdown); `GET /metrics`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ApiDeps } from '../deps.js';
+import type { Engine } from '../../engine/index.js';
+import type { Metrics } from '../../observability/index.js';
+import type { ApiDeps, Lifecycle } from '../deps.js';
 
 export const ES_VERSION = '7.10.2';
 
@@ -28,13 +30,27 @@ export function registerRootRoutes(app: FastifyInstance, deps: ApiDeps): void {
   };
   app.get('/', async () => root);
 
+  registerProbeRoutes(app, deps);
+}
+
+export interface ProbeDeps {
+  lifecycle: Lifecycle;
+  metrics: Metrics;
+  /** the engine whose write-ahead log replay readiness waits for; none in a process without one */
+  engine?: Engine;
+}
+
+/** Liveness, readiness and metrics: served by every process, whatever its roles. */
+export function registerProbeRoutes(app: FastifyInstance, deps: ProbeDeps): void {
   app.get('/health/livez', async () => ({ status: 'alive' }));
   app.get('/health/readyz', async (_req, reply) => {
     if (deps.lifecycle.shuttingDown) return reply.code(503).send({ status: 'shutting_down' });
-    const failure = deps.engine.recoveryFailure;
+    const engine = deps.engine;
+    if (engine === undefined) return { status: 'ready' };
+    const failure = engine.recoveryFailure;
     if (failure) return reply.code(503).send({ status: 'recovery_failed', reason: failure.message });
     // until the write-ahead log is replayed, searches miss some acknowledged documents
-    if (!deps.engine.recovered) return reply.code(503).send({ status: 'recovering' });
+    if (!engine.recovered) return reply.code(503).send({ status: 'recovering' });
     return { status: 'ready' };
   });
 

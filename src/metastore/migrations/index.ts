@@ -8,12 +8,14 @@ import { initial } from './0001-initial.js';
 import { rbac } from './0002-rbac.js';
 import { org } from './0003-org.js';
 import { deletedDocs } from './0004-deleted-docs.js';
+import { cluster } from './0005-cluster.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_rbac': rbac,
   '0003_org': org,
   '0004_deleted_docs': deletedDocs,
+  '0005_cluster': cluster,
 };
 
 /**

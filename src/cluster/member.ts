@@ -1,0 +1,134 @@
+/**
+ * This process as a member of the cluster: every heartbeat interval it renews its row in the
+ * nodes table; with the coordinator role it also tries for the coordinator lease (the database
+ * decides who holds it) and, while holding it, places new indexes on cache nodes. A failed tick
+ * is logged and the next one tries again; the lease is counted as lost once its local deadline
+ * passes without a renewal.
+ */
+import type { ClusterConfig } from '../config/index.js';
+import type { Metastore, NodeRecord } from '../metastore/index.js';
+import { processFigures, type Logger } from '../observability/index.js';
+import { planPlacements } from './placement.js';
+
+export const COORDINATOR_LEASE = 'coordinator';
+
+export interface ClusterMemberOptions {
+  config: ClusterConfig;
+  nodeName: string;
+  metastore: Metastore;
+  logger: Logger;
+}
+
+/** What the cluster looks like now, as the membership table says. */
+export interface ClusterView {
+  /** live nodes by id, this one included */
+  nodes: NodeRecord[];
+  /** the node holding the coordinator lease, if any holds a live one */
+  masterNodeId: string | undefined;
+}
+
+export class ClusterMember {
+  readonly nodeId: string;
+  private url = '';
+  private readonly startedAtMs = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private stopped = false;
+  /** local time until which this process may act as the coordinator lease holder */
+  private leaseDeadlineMs = 0;
+
+  constructor(private readonly opts: ClusterMemberOptions) {
+    this.nodeId = opts.config.nodeId;
+  }
+
+  get roles(): readonly string[] {
+    return this.opts.config.roles;
+  }
+
+  get advertisedUrl(): string {
+    return this.url;
+  }
+
+  /** True while this process holds a live coordinator lease. */
+  get isCoordinatorLeader(): boolean {
+    return Date.now() < this.leaseDeadlineMs;
+  }
+
+  /** Registers the node (the first heartbeat is awaited) and starts the heartbeat loop. */
+  async start(listeningUrl: string): Promise<void> {
+    this.url = this.opts.config.advertiseUrl ?? listeningUrl;
+    await this.tick();
+    this.schedule();
+  }
+
+  /** The live nodes and the lease holder, read from the metastore. */
+  async view(): Promise<ClusterView> {
+    const [nodes, lease] = await Promise.all([this.opts.metastore.nodes.liveNodes(), this.opts.metastore.leases.get(COORDINATOR_LEASE)]);
+    return { nodes, masterNodeId: lease?.live ? lease.holder : undefined };
+  }
+
+  /** Stops the loop, gives up the coordinator lease and leaves the live set (a graceful stop). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    try {
+      if (this.leaseDeadlineMs > 0) await this.opts.metastore.leases.release(COORDINATOR_LEASE, this.nodeId);
+      this.leaseDeadlineMs = 0;
+      await this.opts.metastore.nodes.leave(this.nodeId);
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'could not leave the cluster cleanly; the node lease will expire');
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.tick().finally(() => this.schedule());
+    }, this.opts.config.heartbeatIntervalMs);
+    // the loop alone does not keep the process alive
+    this.timer.unref();
+  }
+
+  private tick(): Promise<void> {
+    this.ticking = this.beat().catch((err: unknown) => this.opts.logger.warn({ err }, 'cluster heartbeat failed; retrying at the next one'));
+    return this.ticking;
+  }
+
+  private async beat(): Promise<void> {
+    const { config, metastore } = this.opts;
+    await metastore.nodes.heartbeat({
+      id: this.nodeId,
+      name: this.opts.nodeName,
+      roles: config.roles,
+      url: this.url,
+      stats: { ...processFigures() },
+      startedAtMs: this.startedAtMs,
+      leaseMs: config.leaseMs,
+    });
+    if (!config.roles.includes('coordinator')) return;
+    const askedAtMs = Date.now();
+    const attempt = await metastore.leases.tryAcquire(COORDINATOR_LEASE, this.nodeId, config.leaseMs);
+    const wasLeader = this.isCoordinatorLeader;
+    // counted from before the request: the database granted the lease no earlier than that
+    this.leaseDeadlineMs = attempt.held ? askedAtMs + config.leaseMs : 0;
+    if (attempt.held && !wasLeader) this.opts.logger.info({ nodeId: this.nodeId, epoch: attempt.lease.epoch }, 'holding the coordinator lease');
+    if (!attempt.held && wasLeader) this.opts.logger.warn({ nodeId: this.nodeId, holder: attempt.lease.holder }, 'lost the coordinator lease');
+    if (attempt.held) await this.placeIndexes();
+  }
+
+  /** Places indexes that have no cache node yet; written only while the lease is held. */
+  private async placeIndexes(): Promise<void> {
+    const { metastore } = this.opts;
+    const [indexes, placements, nodes] = await Promise.all([metastore.indexes.listIndexes(), metastore.placements.listPlacements(), metastore.nodes.liveNodes()]);
+    const cacheNodes = nodes.filter((n) => n.roles.includes('cache')).map((n) => n.id);
+    const change = planPlacements(
+      indexes.map((i) => i.name),
+      placements,
+      cacheNodes,
+    );
+    if (change.place.length === 0 && change.remove.length === 0) return;
+    const applied = await metastore.placements.applyAsLeaseHolder(COORDINATOR_LEASE, this.nodeId, change);
+    if (applied) this.opts.logger.debug({ placed: change.place, removed: change.remove }, 'index placements changed');
+  }
+}

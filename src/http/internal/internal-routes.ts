@@ -1,0 +1,52 @@
+/**
+ * Routes the cluster's processes call on each other, under `/_internal/`, guarded by the cluster
+ * secret (see auth/cluster-secret.ts): `GET /_internal/node` (who answers: id, name, roles, URL)
+ * and `GET /_internal/cluster` (every membership row, live or dead; the coordinator lease; the
+ * index placements).
+ */
+import type { FastifyInstance } from 'fastify';
+import { COORDINATOR_LEASE } from '../../cluster/index.js';
+import type { Config } from '../../config/index.js';
+import type { Metastore } from '../../metastore/index.js';
+import type { ClusterMembership } from '../deps.js';
+
+export interface InternalRouteDeps {
+  config: Config;
+  metastore: Metastore;
+  cluster: ClusterMembership;
+}
+
+export function registerInternalRoutes(app: FastifyInstance, deps: InternalRouteDeps): void {
+  app.get('/_internal/node', async () => ({
+    id: deps.cluster.nodeId,
+    name: deps.config.nodeName,
+    cluster_name: deps.config.clusterName,
+    roles: deps.cluster.roles,
+    url: deps.cluster.advertisedUrl,
+  }));
+
+  app.get('/_internal/cluster', async () => {
+    const [nodes, lease, placements] = await Promise.all([
+      deps.metastore.nodes.listNodes(),
+      deps.metastore.leases.get(COORDINATOR_LEASE),
+      deps.metastore.placements.listPlacements(),
+    ]);
+    return {
+      cluster_name: deps.config.clusterName,
+      nodes: nodes.map((n) => ({
+        id: n.id,
+        name: n.name,
+        roles: n.roles,
+        url: n.url,
+        live: n.live,
+        heartbeat_at_ms: n.heartbeatAtMs,
+        lease_expires_at_ms: n.leaseExpiresAtMs,
+      })),
+      coordinator:
+        lease === undefined
+          ? null
+          : { holder: lease.holder, epoch: lease.epoch, live: lease.live, acquired_at_ms: lease.acquiredAtMs, expires_at_ms: lease.expiresAtMs },
+      placements: placements.map((p) => ({ index: p.index, node_id: p.nodeId, lease_epoch: p.leaseEpoch, placed_at_ms: p.placedAtMs })),
+    };
+  });
+}
