@@ -422,11 +422,12 @@ function termBlockBytes(b: TermBlock): number {
     b.docsMode.byteLength +
     b.posLen.byteLength +
     b.posMode.byteLength +
-    b.singleDoc.byteLength +
-    b.singleStart.byteLength +
-    b.singlePositions.byteLength +
-    // the block object and its ten typed array objects
-    10 * 64
+    b.inlineStart.byteLength +
+    b.inlineDocs.byteLength +
+    b.inlineOffsets.byteLength +
+    b.inlinePositions.byteLength +
+    // the block object and its eleven typed array objects
+    11 * 64
   );
 }
 
