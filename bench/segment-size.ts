@@ -3,10 +3,11 @@
  * Segment size and speed, without the service: generates the benchmark corpus, builds a memtable
  * the way the engine does (buildDocument on the parsed line with the line's own text), writes one
  * segment file and prints its bytes per section as % of the raw NDJSON, the write speed, and the
- * time to read 100 sources. `--merge` also writes the same docs as two segments and then their
- * merge, as compaction does.
+ * time to read 100 sources. `--merge` also writes the same docs as `--parts` segments (the set a
+ * run of flushes leaves) and then their merge, as compaction does.
  *
  *   npm run build && node dist/bench/segment-size.js --docs 200000
+ *   node dist/bench/segment-size.js --docs 1000000 --merge --parts 6
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ interface Options {
   seed: number;
   reads: number;
   merge: boolean;
+  parts: number;
   keep: boolean;
 }
 
@@ -79,6 +81,32 @@ function printSections(title: string, s: SectionSizes, raw: number): void {
   rows.push(['header, footer', s.header + s.footer]);
   console.log(`\n${title}: ${(s.fileBytes / 1e6).toFixed(2)} MB, ${pct(s.fileBytes, raw)} of raw`);
   for (const [name, bytes] of rows) console.log(`  ${name.padEnd(34)} ${String(bytes).padStart(11)} B ${pct(bytes, raw)}`);
+}
+
+/** The sections of several files added up, fields by name. */
+function sumSections(all: SectionSizes[]): SectionSizes {
+  const fields = new Map<string, SectionSizes['fields'][number]>();
+  const total: SectionSizes = { fileBytes: 0, header: 0, docStore: 0, ts: 0, lid: 0, ids: 0, fields: [], footer: 0 };
+  for (const s of all) {
+    total.fileBytes += s.fileBytes;
+    total.header += s.header;
+    total.docStore += s.docStore;
+    total.ts += s.ts;
+    total.lid += s.lid;
+    total.ids += s.ids;
+    total.footer += s.footer;
+    for (const f of s.fields) {
+      const sum = fields.get(f.name) ?? { name: f.name, presence: 0, numeric: 0, ordinals: 0, postings: 0, termBlocks: 0 };
+      sum.presence += f.presence;
+      sum.numeric += f.numeric;
+      sum.ordinals += f.ordinals;
+      sum.postings += f.postings;
+      sum.termBlocks += f.termBlocks;
+      fields.set(f.name, sum);
+    }
+  }
+  total.fields = [...fields.values()];
+  return total;
 }
 
 /** Median milliseconds to read `docs` sources with a fresh reader (cold caches), then again (warm). */
@@ -139,18 +167,17 @@ async function main(opts: Options): Promise<void> {
     console.log(`read 100 sources spread over the segment (100 blocks): cold ${b.coldMs.toFixed(2)} ms, warm ${b.warmMs.toFixed(2)} ms`);
 
     if (opts.merge) {
-      const halves = buildMemtables(opts, 2).memtables;
-      const parts = await Promise.all(halves.map(async (m, i) => {
-        const f = path.join(dir, `half-${i}.seg`);
-        await writeSegment(m, f);
-        return openSegment(f);
-      }));
+      const pieces = buildMemtables(opts, opts.parts).memtables;
+      const files = pieces.map((_, i) => path.join(dir, `part-${i}.seg`));
+      for (let i = 0; i < pieces.length; i++) await writeSegment(pieces[i]!, files[i]!);
+      printSections(`${opts.parts} segments, summed`, sumSections(files.map((f) => sectionSizes(f))), rawBytes);
+      const parts = files.map((f) => openSegment(f));
       const merged = path.join(dir, 'merged.seg');
       t = performance.now();
       await writeSegment(mergeSegments('merged', parts), merged);
       const mergeMs = performance.now() - t;
       for (const p of parts) p.close();
-      printSections('merge of two halves', sectionSizes(merged), rawBytes);
+      printSections(`merge of the ${opts.parts} segments`, sectionSizes(merged), rawBytes);
       console.log(`merge write: ${mergeMs.toFixed(0)} ms, ${(rawBytes / 1e3 / mergeMs).toFixed(1)} MB/s of raw NDJSON`);
     }
   } finally {
@@ -165,7 +192,8 @@ const program = new Command()
   .option('--docs <n>', 'documents in the corpus', integer(1), 200_000)
   .option('--seed <n>', 'corpus seed', integer(0), 42)
   .option('--reads <n>', 'rounds of each read timing', integer(1), 30)
-  .option('--merge', 'also write two halves and their merge', false)
+  .option('--merge', 'also write the docs as --parts segments and their merge', false)
+  .option('--parts <n>', 'segments the docs are split into for --merge', integer(2), 2)
   .option('--keep', 'keep the temporary directory', false);
 program.parse();
 await main(program.opts<Options>());

@@ -2,7 +2,8 @@
  * Column blobs: numeric columns, keyword ordinals and the `_id` column. Pure functions over typed
  * arrays. Layouts (all numbers little-endian, varints LEB128):
  *
- * numeric:  u8 kind · u8 flags (bit 0: presence bitmap follows) · u8 scale exponent e ·
+ * numeric:  u8 kind · u8 flags (bit 0: presence bitmap follows; bit 1, format 3: the values'
+ *           stream is a plane stream, plane-stream.ts, instead of a packed u32 stream) · u8 scale exponent e ·
  *           varint presentCount · [bitmap, ceil(numDocs / 8) bytes, bit d set when doc d has a
  *           value] · values of present docs in doc order, by kind:
  *             0 EMPTY  nothing (no doc has a value)
@@ -14,9 +15,13 @@
  *             5 DELTA_FOR (format 2) f64 first · f64 smallest step m · packed u32 stream of
  *                      (v[i] * 10^e - v[i-1] * 10^e - m): rising values (`_ts`) need no sign bit
  *           for FOR, DELTA and DELTA_FOR the value is the integer divided by 10^e (e in 0..4)
- * ordinals: u8 flags (bit 0: terms are the field's term dictionary) · varint numTerms ·
+ * ordinals: u8 flags (bit 0: terms are the field's term dictionary; bit 1, format 3: the
+ *           stream is a plane stream) · varint numTerms ·
  *           [terms: per term u8 encoding · varint byte length · bytes] ·
  *           packed u32 stream of (ord + 1) per doc
+ *           (flag 4, format 3: no stream; the ordinals follow from another field's,
+ *           ordinal-function.ts)
+ * A plane stream is taken where it is shorter than the packed stream (skewed values).
  * ids:      u8 kind · 0 DELTA: u64 first · packed u32 stream of zigzag(id[i] - id[i-1]);
  *                     1 RAW: u64 each;
  *                     2 SPLIT: u64 first · two packed u32 streams of numDocs - 1 values: the
@@ -24,11 +29,14 @@
  *                       sequence part (id & 2^22 - 1) as zigzag(seq[i] - seq[i-1]) when the
  *                       millisecond is the same, else seq[i] (src/common/ids.ts: ids are
  *                       42 bits of milliseconds and a 22-bit sequence)
+ *                     3 SPLIT_PLANES (format 3): as SPLIT with two plane streams
  */
 import type { OrdinalColumn } from '../segment-reader.js';
 import { decodeU32Stream, encodeU32Stream } from './bitpack.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { readOrdinalFunction, writeOrdinalFunction, type OrdinalFunction } from './ordinal-function.js';
+import { decodePlaneStream, encodePlaneStream, writePlaneStreamIfShorter } from './plane-stream.js';
 import { decodeString, encodeString, encodingFor } from './strings.js';
 
 const EMPTY = 0;
@@ -40,6 +48,12 @@ const DELTA_FOR = 5;
 const DICT_MAX_VALUES = 256;
 const MAX_SCALE_EXP = 4;
 const U32_MAX = 0xffffffff;
+const FLAG_BITMAP = 1;
+const ORDINALS_SHARED_TERMS = 1;
+/** format 3: the ordinals follow from another field's */
+const ORDINALS_FUNCTION = 4;
+/** format 3: the values' stream is a plane stream */
+const FLAG_PLANES = 2;
 
 function zigzag(d: number): number {
   return d >= 0 ? d * 2 : -d * 2 - 1;
@@ -66,10 +80,45 @@ function scaleExponent(values: Float64Array): number {
 
 function writeHeader(w: ByteWriter, kind: number, e: number, present: number, bitmap: Uint8Array | null): void {
   w.u8(kind);
-  w.u8(bitmap ? 1 : 0);
+  w.u8(bitmap ? FLAG_BITMAP : 0);
   w.u8(e);
   w.varint(present);
   if (bitmap) w.bytes(bitmap);
+}
+
+/**
+ * A blob whose last part is one stream of values, written packed: `planeVariant` makes the plane
+ * stream variant of it. Only the smallest packed candidate is tried with planes (Brotli costs).
+ */
+interface StreamBlob {
+  bytes: Uint8Array;
+  /** offset of the flags byte that records the stream's kind */
+  flagsAt: number;
+  streamAt: number;
+  values: Uint32Array;
+  start: number;
+  count: number;
+}
+
+function streamBlob(w: ByteWriter, flagsAt: number, values: Uint32Array, start: number, count: number): StreamBlob {
+  const streamAt = w.length;
+  encodeU32Stream(w, values, start, count);
+  return { bytes: w.toBytes(), flagsAt, streamAt, values, start, count };
+}
+
+/** The blob with its stream as a plane stream when that is shorter, else its packed bytes. */
+function planeVariant(b: StreamBlob): Uint8Array {
+  const w = new ByteWriter(b.streamAt + 64);
+  w.bytes(b.bytes.subarray(0, b.streamAt));
+  if (!writePlaneStreamIfShorter(w, b.values, b.start, b.count, b.bytes.length - b.streamAt)) return b.bytes;
+  const out = w.toBytes();
+  out[b.flagsAt]! |= FLAG_PLANES;
+  return out;
+}
+
+/** Decodes the values' stream of a blob, packed or planes as its flags say. */
+function readStream(bytes: Uint8Array, pos: number, count: number, out: Uint32Array, outStart: number, planes: boolean): number {
+  return planes ? decodePlaneStream(bytes, pos, count, out, outStart) : decodeU32Stream(bytes, pos, count, out, outStart);
 }
 
 /** The whole blob with integer values, or null when they do not fit the kind. */
@@ -78,7 +127,7 @@ function encodeIntegers(
   kind: typeof FOR | typeof DELTA | typeof DELTA_FOR,
   e: number,
   bitmap: Uint8Array | null,
-): Uint8Array | null {
+): StreamBlob | null {
   const n = scaled.length;
   const u = new Uint32Array(n);
   const w = new ByteWriter(64 + n + (bitmap?.length ?? 0));
@@ -95,7 +144,7 @@ function encodeIntegers(
     if (max - min > U32_MAX) return null;
     for (let i = 0; i < n; i++) u[i] = scaled[i]! - min;
     w.f64(min);
-    encodeU32Stream(w, u, 0, n);
+    return streamBlob(w, 1, u, 0, n);
   } else if (kind === DELTA_FOR) {
     let min = Infinity;
     let max = -Infinity;
@@ -108,7 +157,7 @@ function encodeIntegers(
     for (let i = 1; i < n; i++) u[i] = scaled[i]! - scaled[i - 1]! - min;
     w.f64(scaled[0]!);
     w.f64(min);
-    encodeU32Stream(w, u, 1, n - 1);
+    return streamBlob(w, 1, u, 1, n - 1);
   } else {
     for (let i = 1; i < n; i++) {
       const z = zigzag(scaled[i]! - scaled[i - 1]!);
@@ -116,9 +165,8 @@ function encodeIntegers(
       u[i] = z;
     }
     w.f64(scaled[0]!);
-    encodeU32Stream(w, u, 1, n - 1);
+    return streamBlob(w, 1, u, 1, n - 1);
   }
-  return w.toBytes();
 }
 
 /** Encodes the first `numDocs` values of a numeric column (NaN: no value). */
@@ -139,7 +187,7 @@ export function encodeNumericColumn(column: Float64Array, numDocs: number): Uint
     values[k++] = v;
     if (bitmap) bitmap[i >>> 3]! |= 1 << (i & 7);
   }
-  const candidates: Array<Uint8Array | null> = [encodeDictionary(values, bitmap)];
+  const candidates: Array<StreamBlob | null> = [encodeDictionary(values, bitmap)];
   const e = scaleExponent(values);
   if (e >= 0) {
     const s = 10 ** e;
@@ -150,9 +198,9 @@ export function encodeNumericColumn(column: Float64Array, numDocs: number): Uint
       encodeIntegers(scaled, DELTA_FOR, e, bitmap),
     );
   }
-  let best: Uint8Array | null = null;
-  for (const c of candidates) if (c !== null && (best === null || c.length < best.length)) best = c;
-  if (best !== null) return best;
+  let best: StreamBlob | null = null;
+  for (const c of candidates) if (c !== null && (best === null || c.bytes.length < best.bytes.length)) best = c;
+  if (best !== null) return planeVariant(best);
   const w = new ByteWriter(64 + present * 8 + (bitmap?.length ?? 0));
   writeHeader(w, RAW, 0, present, bitmap);
   for (let i = 0; i < present; i++) w.f64(values[i]!);
@@ -160,7 +208,7 @@ export function encodeNumericColumn(column: Float64Array, numDocs: number): Uint
 }
 
 /** The DICT blob, or null with more than DICT_MAX_VALUES distinct values (or a -0). */
-function encodeDictionary(values: Float64Array, bitmap: Uint8Array | null): Uint8Array | null {
+function encodeDictionary(values: Float64Array, bitmap: Uint8Array | null): StreamBlob | null {
   const distinct = new Set<number>();
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
@@ -178,8 +226,7 @@ function encodeDictionary(values: Float64Array, bitmap: Uint8Array | null): Uint
   writeHeader(w, DICT, 0, values.length, bitmap);
   w.varint(table.length);
   for (let i = 0; i < table.length; i++) w.f64(table[i]!);
-  encodeU32Stream(w, u, 0, values.length);
-  return w.toBytes();
+  return streamBlob(w, 1, u, 0, values.length);
 }
 
 /** Decodes a numeric column blob into a Float64Array of `numDocs` values. */
@@ -192,7 +239,8 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
   const out = new Float64Array(numDocs).fill(NaN);
   if (kind === EMPTY) return out;
   if (present > numDocs || e > MAX_SCALE_EXP || kind > DELTA_FOR) throw new FormatError('bad numeric column header');
-  const bitmap = flags & 1 ? r.bytesView((numDocs + 7) >>> 3) : null;
+  const bitmap = flags & FLAG_BITMAP ? r.bytesView((numDocs + 7) >>> 3) : null;
+  const planes = (flags & FLAG_PLANES) !== 0;
   if (!bitmap && present !== numDocs) throw new FormatError('numeric column count mismatch');
   const values = new Float64Array(present);
   if (kind === RAW) {
@@ -203,7 +251,7 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
     const table = new Float64Array(nValues);
     for (let i = 0; i < nValues; i++) table[i] = r.f64();
     const u = new Uint32Array(present);
-    decodeU32Stream(bytes, r.pos, present, u, 0);
+    readStream(bytes, r.pos, present, u, 0, planes);
     for (let i = 0; i < present; i++) {
       const k = u[i]!;
       if (k >= nValues) throw new FormatError('numeric dictionary index out of range');
@@ -214,12 +262,12 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
     const s = 10 ** e;
     if (kind === FOR) {
       const u = new Uint32Array(present);
-      decodeU32Stream(bytes, r.pos, present, u, 0);
+      readStream(bytes, r.pos, present, u, 0, planes);
       for (let i = 0; i < present; i++) values[i] = e === 0 ? base + u[i]! : (base + u[i]!) / s;
     } else if (kind === DELTA_FOR) {
       const step = r.f64();
       const u = new Uint32Array(present);
-      decodeU32Stream(bytes, r.pos, present - 1, u, 1);
+      readStream(bytes, r.pos, present - 1, u, 1, planes);
       let acc = base;
       values[0] = e === 0 ? acc : acc / s;
       for (let i = 1; i < present; i++) {
@@ -228,7 +276,7 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
       }
     } else {
       const u = new Uint32Array(present);
-      decodeU32Stream(bytes, r.pos, present - 1, u, 1);
+      readStream(bytes, r.pos, present - 1, u, 1, planes);
       let acc = base;
       values[0] = e === 0 ? acc : acc / s;
       for (let i = 1; i < present; i++) {
@@ -253,9 +301,9 @@ export function decodeNumericColumn(bytes: Uint8Array, numDocs: number): Float64
  * Encodes an ordinal column; `sharedTerms` says that `column.terms` equals the field's term
  * dictionary, which then is not repeated here.
  */
-export function encodeOrdinalColumn(column: OrdinalColumn, numDocs: number, sharedTerms: boolean): Uint8Array {
-  const out = new ByteWriter(64 + numDocs);
-  out.u8(sharedTerms ? 1 : 0);
+export function encodeOrdinalColumn(column: OrdinalColumn, numDocs: number, sharedTerms: boolean, fn: OrdinalFunction | null = null): Uint8Array {
+  const out = new ByteWriter(64 + (fn === null ? numDocs : 0));
+  out.u8((sharedTerms ? ORDINALS_SHARED_TERMS : 0) | (fn === null ? 0 : ORDINALS_FUNCTION));
   out.varint(column.terms.length);
   if (!sharedTerms) {
     for (const t of column.terms) {
@@ -264,14 +312,20 @@ export function encodeOrdinalColumn(column: OrdinalColumn, numDocs: number, shar
       out.lenBytes(encodeString(t, enc));
     }
   }
+  if (fn !== null) {
+    writeOrdinalFunction(out, fn);
+    return out.toBytes();
+  }
   const u = new Uint32Array(numDocs);
   for (let i = 0; i < numDocs; i++) u[i] = column.ords[i]! + 1;
-  encodeU32Stream(out, u, 0, numDocs);
-  return out.toBytes();
+  return planeVariant(streamBlob(out, 0, u, 0, numDocs));
 }
 
 export interface DecodedOrdinals {
+  /** empty when `fn` gives them */
   ords: Int32Array;
+  /** the ordinals follow from another field's (ordinal-function.ts) */
+  fn: OrdinalFunction | null;
   /** null when the terms are those of the field's term dictionary */
   terms: string[] | null;
   numTerms: number;
@@ -279,7 +333,8 @@ export interface DecodedOrdinals {
 
 export function decodeOrdinalColumn(bytes: Uint8Array, numDocs: number): DecodedOrdinals {
   const r = new ByteReader(bytes);
-  const shared = (r.u8() & 1) === 1;
+  const flags = r.u8();
+  const shared = (flags & ORDINALS_SHARED_TERMS) !== 0;
   const numTerms = r.varint();
   let terms: string[] | null = null;
   if (!shared) {
@@ -292,20 +347,23 @@ export function decodeOrdinalColumn(bytes: Uint8Array, numDocs: number): Decoded
       terms.push(decodeString(bytes, start, start + len, enc));
     }
   }
+  if (flags & ORDINALS_FUNCTION) return { ords: new Int32Array(0), fn: readOrdinalFunction(r, bytes, numTerms), terms, numTerms };
   const u = new Uint32Array(numDocs);
-  decodeU32Stream(bytes, r.pos, numDocs, u, 0);
+  readStream(bytes, r.pos, numDocs, u, 0, (flags & FLAG_PLANES) !== 0);
   const ords = new Int32Array(u.buffer);
   for (let i = 0; i < numDocs; i++) {
     const o = u[i]! - 1;
     if (o >= numTerms) throw new FormatError('ordinal out of range');
     ords[i] = o;
   }
-  return { ords, terms, numTerms };
+  return { ords, fn: null, terms, numTerms };
 }
 
 const IDS_DELTA = 0;
 const IDS_RAW = 1;
 const IDS_SPLIT = 2;
+/** format 3: SPLIT with plane streams */
+const IDS_SPLIT_PLANES = 3;
 const TWO32 = 2 ** 32;
 const SEQUENCE_BITS = 22;
 const SEQUENCE_MASK = (1 << SEQUENCE_BITS) - 1;
@@ -363,6 +421,15 @@ export function encodeIdColumn(ids: BigUint64Array, numDocs: number): Uint8Array
     encodeU32Stream(out, split[0], 1, numDocs - 1);
     encodeU32Stream(out, split[1], 1, numDocs - 1);
     candidates.push(out.toBytes());
+    if (numDocs > 1) {
+      // ids handed out in runs: the same steps over and over, which Brotli codes in far fewer bits
+      const planes = new ByteWriter(16 + numDocs / 8);
+      planes.u8(IDS_SPLIT_PLANES);
+      planes.u64(ids[0]!);
+      planes.bytes(encodePlaneStream(split[0], 1, numDocs - 1));
+      planes.bytes(encodePlaneStream(split[1], 1, numDocs - 1));
+      candidates.push(planes.toBytes());
+    }
   }
   if (candidates.length > 0) return candidates.reduce((a, b) => (b.length < a.length ? b : a));
   const out = new ByteWriter(16 + numDocs * 8);
@@ -380,7 +447,7 @@ export function decodeIdColumn(bytes: Uint8Array, numDocs: number): BigUint64Arr
     for (let i = 0; i < numDocs; i++) ids[i] = r.u64();
     return ids;
   }
-  if (kind === IDS_SPLIT) return decodeSplitIds(bytes, r, ids, numDocs);
+  if (kind === IDS_SPLIT || kind === IDS_SPLIT_PLANES) return decodeSplitIds(bytes, r, ids, numDocs, kind === IDS_SPLIT_PLANES);
   if (kind !== IDS_DELTA) throw new FormatError('bad id column kind');
   ids[0] = r.u64();
   const z = new Uint32Array(numDocs);
@@ -404,12 +471,14 @@ export function decodeIdColumn(bytes: Uint8Array, numDocs: number): BigUint64Arr
   return ids;
 }
 
-function decodeSplitIds(bytes: Uint8Array, r: ByteReader, ids: BigUint64Array, numDocs: number): BigUint64Array {
+function decodeSplitIds(bytes: Uint8Array, r: ByteReader, ids: BigUint64Array, numDocs: number, planes: boolean): BigUint64Array {
   ids[0] = r.u64();
   const ms = new Uint32Array(numDocs);
   const seq = new Uint32Array(numDocs);
-  const pos = decodeU32Stream(bytes, r.pos, numDocs - 1, ms, 1);
-  decodeU32Stream(bytes, pos, numDocs - 1, seq, 1);
+  if (numDocs > 1) {
+    const pos = readStream(bytes, r.pos, numDocs - 1, ms, 1, planes);
+    readStream(bytes, pos, numDocs - 1, seq, 1, planes);
+  }
   const halves = new Uint32Array(ids.buffer);
   let m = msPart(halves[0]!, halves[1]!);
   let q = halves[0]! & SEQUENCE_MASK;

@@ -11,9 +11,9 @@ import { decodeString, encodeString, encodingFor } from './strings.js';
 import type { SparseIndex } from './term-dict.js';
 
 export const MAGIC = Buffer.from('SVSG', 'latin1');
-export const FORMAT_VERSION = 2;
-/** versions this reader opens: 1 differs in its doc-store blocks only (doc-block-v1.ts) */
-export const READABLE_VERSIONS: readonly number[] = [1, 2];
+export const FORMAT_VERSION = 3;
+/** versions this reader opens: 1 differs in its doc-store blocks (doc-block-v1.ts), 2 has no plane streams or packed term blocks */
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 export const HEADER_BYTES = 8;
 export const TRAILER_BYTES = 16;
 

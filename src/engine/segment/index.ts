@@ -4,17 +4,20 @@
  * writes out. docs/segment-format.md describes every byte; in short (little-endian, varints are
  * unsigned LEB128, offsets absolute, "blob ref" = varint offset · varint length · u32 CRC-32):
  *
- *   header    "SVSG" · u32 format version (2; version 1 files are still read)
- *   doc store blocks of ~512 Ki code units of sources, column-wise, Brotli q6 (doc-store.ts):
+ *   header    "SVSG" · u32 format version (3; versions 1 and 2 are still read)
+ *   doc store blocks of ~1 Mi code units of sources, column-wise, Brotli q8 (doc-store.ts):
  *             per block the docs' shapes (the source with each value replaced by a slot marker),
  *             then per key a value stream; values the segment's columns hold (`_ts`, `_lid`,
  *             keyword terms, numbers) are not stored again; free text keeps its numbers and hex
  *             ids apart (doc-block-layout.ts); sources that are not flat objects are kept whole
- *   columns   `_ts`, `_lid` numeric column blobs, `_id` column blob (column-codec.ts)
+ *   columns   `_ts`, `_lid` numeric column blobs, `_id` column blob (column-codec.ts; values
+ *             bit packed or, where smaller, as Brotli-coded byte planes: plane-stream.ts)
  *   per field presence blob (docs stream, when no flag implies it) · numeric column blob ·
  *             posting blobs in term order (postings-codec.ts: doc ids packed, or as positions
  *             within an earlier term's docs (reference-postings.ts)) · term
- *             blocks of 128 front-coded, deflated terms (term-dict.ts) · ordinal column blob
+ *             blocks of 128 front-coded terms, Brotli, terms of up to 8 docs inline (docs packed)
+ *             (term-dict.ts) · ordinal column blob (or pairs of another keyword field's term
+ *             and an ordinal, where that field fixes this one: ordinal-function.ts)
  *   footer    varint numDocs · f64 minTs · f64 maxTs · f64 maxLid · doc store: varint numBlocks ·
  *             varint first block offset · per block (varint docs · varint length · u32 CRC-32) ·
  *             blob refs of `_ts`, `_lid`, `_id` · varint numFields · per field: u8 name encoding ·

@@ -7,7 +7,7 @@
  *   positions, PACKED:  packed u32 stream of docFreq (freq - 1) values · zero padding to a 4-byte
  *                       boundary when the next stream has full blocks · packed u32 stream of
  *                       position gaps: per doc the first position, then pos[j] - pos[j-1]
- *   positions, DEFLATE: raw deflate (level 4) of the same values as varints (freqs, then gaps); chosen for
+ *   positions, DEFLATE: raw deflate (level 6; level 4 before format 3) of the same values as varints (freqs, then gaps); chosen for
  *                       terms with many positions, whose recurring layouts deflate well
  *
  * Pure functions over typed arrays, so that they can run in a worker thread.
@@ -158,8 +158,9 @@ export function encodePositions(out: ByteWriter, p: PositionPostings, numDocs: n
   varints.clear();
   for (let i = 0; i < numDocs; i++) varints.varint32(freqs[i]!);
   for (let i = 0; i < total; i++) varints.varint32(gaps[i]!);
-  // level 4: within 5 % of level 6 on positions, at a third of the time
-  const deflated = zlib.deflateRawSync(varints.view8(), { level: 4 });
+  // level 6: 4 % smaller than level 4 for twice its time (about 3 % of a segment write); level 9
+  // saves 2 % more for five times the time of level 6
+  const deflated = zlib.deflateRawSync(varints.view8(), { level: 6 });
   if (deflated.length >= out.length - mark) return POSITIONS_PACKED;
   out.length = mark;
   out.bytes(deflated);

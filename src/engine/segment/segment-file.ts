@@ -11,6 +11,7 @@ import type { FieldInfo, FieldType, OrdinalColumn, PointsIndex, PositionPostings
 import { FormatError } from './byte-reader.js';
 import { checksum } from './checksum.js';
 import { decodeIdColumn, decodeNumericColumn, decodeOrdinalColumn } from './column-codec.js';
+import { applyOrdinalFunction } from './ordinal-function.js';
 import { decodeDocBlock, type DocBlock, type SourceColumns } from './doc-store.js';
 import {
   FLAG_DERIVED_POSTINGS,
@@ -28,7 +29,7 @@ import {
 } from './footer.js';
 import { buildPointsIndex } from './points-index.js';
 import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
-import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, lowerBound, type TermBlock } from './term-dict.js';
+import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, inlineDocsOf, inlinePostingsOf, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
 import { currentReaderCache, stringsBytes } from './reader-cache.js';
 
@@ -155,8 +156,8 @@ export class SegmentFile implements SegmentReader {
     if (ref === null) return null;
     const { block, i } = ref;
     if (ref.entry.flags & FLAG_DERIVED_POSTINGS) return this.derivedPostings(ref);
-    const single = block.singleDoc[i]!;
-    if (single >= 0) return guard(this.filePath, () => Uint32Array.of(this.checkDoc(single)));
+    const inline = inlineDocsOf(block, i);
+    if (inline !== null) return guard(this.filePath, () => (this.checkDoc(inline[inline.length - 1]!), inline));
     const key = this.termKey(ref);
     const hit = this.decoded.get(key);
     if (hit !== undefined) return hit as Uint32Array;
@@ -185,13 +186,8 @@ export class SegmentFile implements SegmentReader {
     const ref = this.lookup(field, term);
     if (ref === null) return null;
     const { block, i } = ref;
-    const single = block.singleDoc[i]!;
-    if (single >= 0) {
-      return guard(this.filePath, () => {
-        const positions = block.singlePositions.slice(block.singleStart[i]!, block.singleStart[i + 1]!);
-        return { docs: Uint32Array.of(this.checkDoc(single)), offsets: Uint32Array.of(0, positions.length), positions };
-      });
-    }
+    const inline = inlinePostingsOf(block, i);
+    if (inline !== null) return guard(this.filePath, () => (this.checkDoc(inline.docs[inline.docs.length - 1]!), inline));
     const key = -this.termKey(ref) - 1;
     const hit = this.decoded.get(key);
     if (hit !== undefined) return hit as PositionPostings;
@@ -218,7 +214,7 @@ export class SegmentFile implements SegmentReader {
       if (rank >= index.numTerms) throw new FormatError(`reference to term ${rank} of ${entry.name} out of range`);
       const block = this.termBlock(entry, Math.floor(rank / TERMS_PER_BLOCK));
       const i = rank % TERMS_PER_BLOCK;
-      if (i >= block.terms.length || block.singleDoc[i]! >= 0 || block.docsMode[i] === DOCS_REF) {
+      if (i >= block.terms.length || block.inlineStart[i + 1]! > block.inlineStart[i]! || block.docsMode[i] === DOCS_REF) {
         throw new FormatError(`reference to term ${rank} of ${entry.name} that is no base`);
       }
       const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!);
@@ -287,6 +283,9 @@ export class SegmentFile implements SegmentReader {
       `o:${field}`,
       (): OrdinalColumn => {
         const decoded = this.decodeBlob(ref, (b) => decodeOrdinalColumn(b, this.numDocs));
+        const fn = decoded.fn;
+        // after the blob's decoding: the source's read reuses the read buffer
+        if (fn !== null) decoded.ords = guard(this.filePath, () => applyOrdinalFunction(fn, fn.source === field ? null : this.ordinals(fn.source), this.numDocs));
         const terms = decoded.terms ?? Array.from(this.terms(field));
         if (terms.length !== decoded.numTerms) throw new CorruptionError(this.filePath, `ordinal terms of ${field} do not match`);
         return { ords: decoded.ords, terms };
@@ -423,11 +422,12 @@ function termBlockBytes(b: TermBlock): number {
     b.docsMode.byteLength +
     b.posLen.byteLength +
     b.posMode.byteLength +
-    b.singleDoc.byteLength +
-    b.singleStart.byteLength +
-    b.singlePositions.byteLength +
-    // the block object and its ten typed array objects
-    10 * 64
+    b.inlineStart.byteLength +
+    b.inlineDocs.byteLength +
+    b.inlineOffsets.byteLength +
+    b.inlinePositions.byteLength +
+    // the block object and its eleven typed array objects
+    11 * 64
   );
 }
 

@@ -11,6 +11,7 @@ import { checksum } from './checksum.js';
 import { encodeIdColumn, encodeNumericColumn, encodeOrdinalColumn } from './column-codec.js';
 import { DocStoreBlockWriter } from './doc-store.js';
 import { FileSink } from './file-sink.js';
+import { findOrdinalFunction } from './ordinal-function.js';
 import {
   FLAG_DERIVED_POSTINGS,
   FLAG_NUMERIC,
@@ -30,7 +31,7 @@ import {
 import { DOCS_REF, encodeDocIds, encodePositions, encodePostingDocs } from './postings-codec.js';
 import { ReferenceChooser, encodeReference } from './reference-postings.js';
 import { segmentIdOf } from './segment-id.js';
-import { TermDictWriter } from './term-dict.js';
+import { INLINE_MAX_DOCS, TermDictWriter } from './term-dict.js';
 import { SLICE_MS, Yielder } from './yielder.js';
 
 export interface SegmentFileInfo {
@@ -108,6 +109,11 @@ class SegmentSerializer {
   private readonly blob = new ByteWriter(1 << 16);
   private readonly numericColumns = new Map<string, Float64Array | null>();
   private readonly ordinalColumns = new Map<string, OrdinalColumn | null>();
+  /** names of the fields the file lists */
+  private writtenFields: string[] = [];
+  /** fields whose ordinals follow from another's, and the fields they follow from */
+  private readonly functionFields = new Set<string>();
+  private readonly ordinalSources = new Set<string>();
 
   constructor(
     fd: number,
@@ -138,6 +144,7 @@ class SegmentSerializer {
     const lid = (this.source.numeric('_lid') ?? allNaN(n)).subarray(0, n);
     // a field first seen after the snapshot's last doc is not part of it
     const written = this.source.fields().filter((f) => below(this.source.exists(f.name), n).length > 0);
+    this.writtenFields = written.map((f) => f.name);
     const docStore = await this.writeDocStore(ts, lid, new Set(written.map((f) => f.name)));
 
     let minTs = Infinity;
@@ -290,8 +297,8 @@ class SegmentSerializer {
       written?.push(term);
       if (derived) {
         dict.addDerived(term, docs.length);
-      } else if (docs.length === 1) {
-        dict.addSingle(term, docs[0]!, positions && positions.positions.subarray(positions.offsets[0]!, positions.offsets[1]!));
+      } else if (docs.length <= INLINE_MAX_DOCS) {
+        dict.addInline(term, docs, positions);
       } else {
         const blob = this.blob;
         blob.clear();
@@ -330,11 +337,39 @@ class SegmentSerializer {
       entry.flags |= FLAG_ORDINALS;
       const remapped = onDictionary(ordinals, written!, n);
       if (derived && remapped === null) throw new Error(`ordinals of ${f.name} changed while writing`);
-      entry.ordinals = this.put(
-        remapped === null ? encodeOrdinalColumn(ordinals, n, false) : encodeOrdinalColumn(remapped, n, true),
-      );
+      entry.ordinals = this.put(this.encodeOrdinals(f.name, remapped ?? ordinals, remapped !== null));
     }
     return entry;
+  }
+
+  /**
+   * The ordinal column blob of a field: as pairs of another keyword field's term and an ordinal
+   * where that field's value fixes this one's (a host runs one service) and that is smaller.
+   * A field that gives another's ordinals is not given by any (the reader resolves one level).
+   */
+  private encodeOrdinals(field: string, column: OrdinalColumn, sharedTerms: boolean): Uint8Array {
+    const n = this.numDocs;
+    let best = encodeOrdinalColumn(column, n, sharedTerms);
+    if (this.ordinalSources.has(field)) return best;
+    let bestSource: string | null = null;
+    for (const g of this.writtenFields) {
+      if (g === field || this.functionFields.has(g)) continue;
+      const source = this.ordinalsOf(g);
+      // a source with about a term per doc would take more pairs than the column has values
+      if (source === null || source.terms.length > n / 4) continue;
+      const fn = findOrdinalFunction(column.ords, g, source, n);
+      if (fn === null) continue;
+      const bytes = encodeOrdinalColumn(column, n, sharedTerms, fn);
+      if (bytes.length < best.length) {
+        best = bytes;
+        bestSource = g;
+      }
+    }
+    if (bestSource !== null) {
+      this.functionFields.add(field);
+      this.ordinalSources.add(bestSource);
+    }
+    return best;
   }
 
   /**

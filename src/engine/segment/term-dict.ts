@@ -1,23 +1,32 @@
 /**
- * Term dictionary of one field: its sorted terms in blocks of 128, front coded and deflated, and
+ * Term dictionary of one field: its sorted terms in blocks of 128, front coded and compressed, and
  * a sparse index (each block's first term, offset, length, CRC-32) kept in the footer, so that a
  * lookup is a binary search in memory plus one block read. Stored block:
  *
- *   u8 flags (bit 0: strings are UTF-16LE, else UTF-8; bit 1: the rest is raw-deflated) ·
+ *   u8 flags (bit 0: strings are UTF-16LE, else UTF-8; bit 1: the rest is raw-deflated;
+ *   bit 2, format 3: the rest is Brotli) ·
  *   varint count · varint blobBase (file offset of the block's first posting blob) · per term:
  *   varint shared prefix bytes · varint suffix bytes · suffix · varint docFreq ·
  *     fields with derived postings: nothing more
- *     docFreq 1: varint doc · [text fields: varint freq · varint position gaps (first absolute)]
+ *     inline terms (docFreq 1; format 3: docFreq up to INLINE_MAX_DOCS):
+ *                [format 1 and 2: varint doc] · [text fields: per doc varint freq · varint
+ *                position gaps (first absolute)]
  *     otherwise: varint docsLen * 2 + docs mode (format 1: varint docsLen, packed docs) ·
  *                [text fields: varint positionsLen * 2 + positions mode]
+ *   format 3, when the block holds inline terms: u8 width · their docs, in term order, as
+ *   width-bit values (bit b is bit b % 8 of byte b / 8)
  *
  * Suffix bytes: varint (length * 2 + hex) · the bytes, or with hex set (UTF-8 suffixes of 2+
  * lowercase hex digits: numbers, ids, hashes) two digits per byte, the first in the low nibble.
- * Terms held by one doc (most of a log's distinct tokens) live inline: no blob, no second read.
- * A term's blob starts where the previous blob ends. Single-valued keyword fields with few terms
- * store no blobs at all: their postings are read off the ordinal column ("derived").
+ * Terms held by a few docs (most of a log's distinct tokens) live inline: no blob, no second
+ * read. Their docs are random across the segment, so a varint spent 24 bits on each where the bit
+ * length of the largest (18 bits for 200,000 docs) suffices, and a blob paid a length byte per
+ * stream and two lengths in the entry. A term's blob starts where the
+ * previous blob ends. Single-valued keyword fields with few terms store no blobs at all: their
+ * postings are read off the ordinal column ("derived").
  */
 import zlib from 'node:zlib';
+import type { PositionPostings } from '../segment-reader.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
 import { checksum } from './checksum.js';
@@ -26,6 +35,15 @@ import { UTF16, UTF8, decodeString, encodeString, isWellFormed, type StringEncod
 export const TERMS_PER_BLOCK = 128;
 const FLAG_UTF16 = 1;
 const FLAG_DEFLATED = 2;
+/** format 3 */
+const FLAG_BROTLI = 4;
+/** the format whose blocks pack the docs of inline terms apart, and inline terms of 2+ docs */
+const PACKED_INLINE_VERSION = 3;
+/**
+ * Terms held by at most this many docs are inline (format 3). Their docs cost the bit length of
+ * the segment's doc count each; a blob's gaps cost less from about 16 docs on.
+ */
+export const INLINE_MAX_DOCS = 8;
 
 export interface SparseIndex {
   numTerms: number;
@@ -49,6 +67,8 @@ export class TermDictWriter {
   private readonly entry = new ByteWriter(64);
   private readonly body = new ByteWriter(4096);
   private blobBase = -1;
+  /** docs of the pending block's inline terms, in term order */
+  private inlineDocs: number[] = [];
 
   constructor(
     private readonly hasPositions: boolean,
@@ -69,9 +89,10 @@ export class TermDictWriter {
     this.push(term);
   }
 
-  /** Adds the next term (ascending) held by 2+ docs; its blob was written at `blobOffset`. */
+  /** Adds the next term (ascending) held by more than INLINE_MAX_DOCS docs; its blob was written at `blobOffset`. */
   add(term: string, docFreq: number, blobOffset: number, docsLen: number, docsMode: number, posLen: number, posMode: number): void {
     if (this.derived) throw new Error('derived postings take no blob');
+    if (docFreq <= INLINE_MAX_DOCS) throw new Error(`a term of ${docFreq} docs is inline`);
     if (this.blobBase < 0) this.blobBase = blobOffset;
     const e = this.entry;
     e.clear();
@@ -83,18 +104,32 @@ export class TermDictWriter {
 
   /** Adds the next term (ascending) held by the one doc `doc`, at `positions` (text fields). */
   addSingle(term: string, doc: number, positions: Uint32Array | null): void {
+    this.addInline(term, Uint32Array.of(doc), positions && { offsets: Uint32Array.of(0, positions.length), positions });
+  }
+
+  /**
+   * Adds the next term (ascending) held by the docs `docs` (1 to INLINE_MAX_DOCS, ascending); for
+   * text fields doc k's positions are positions[offsets[k], offsets[k + 1]).
+   */
+  addInline(term: string, docs: Uint32Array, postings: { offsets: Uint32Array; positions: Uint32Array } | null): void {
+    if (docs.length === 0 || docs.length > INLINE_MAX_DOCS) throw new Error(`${docs.length} docs cannot be inline`);
     const e = this.entry;
     e.clear();
-    e.varint(1);
-    e.varint(doc);
+    e.varint(docs.length);
+    for (let k = 0; k < docs.length; k++) {
+      if (k > 0 && docs[k]! <= docs[k - 1]!) throw new Error('doc ids not strictly increasing');
+      this.inlineDocs.push(docs[k]!);
+    }
     if (this.hasPositions) {
-      const ps = positions!;
-      e.varint(ps.length);
-      let prev = 0;
-      for (let i = 0; i < ps.length; i++) {
-        if (ps[i]! < prev) throw new Error('positions not ascending');
-        e.varint(ps[i]! - prev);
-        prev = ps[i]!;
+      const { offsets, positions } = postings!;
+      for (let k = 0; k < docs.length; k++) {
+        e.varint(offsets[k + 1]! - offsets[k]!);
+        let prev = 0;
+        for (let j = offsets[k]!; j < offsets[k + 1]!; j++) {
+          if (positions[j]! < prev) throw new Error('positions not ascending');
+          e.varint(positions[j]! - prev);
+          prev = positions[j]!;
+        }
       }
     }
     this.push(term);
@@ -134,12 +169,13 @@ export class TermDictWriter {
       b.bytes(this.entries[i]!);
       prev = cur;
     }
+    if (this.inlineDocs.length > 0) packDocs(b, this.inlineDocs);
     const w = this.blocks;
     const start = w.length;
-    const deflated = zlib.deflateRawSync(b.view8(), { level: 6 });
-    if (deflated.length < b.length) {
-      w.u8((enc === UTF16 ? FLAG_UTF16 : 0) | FLAG_DEFLATED);
-      w.bytes(deflated);
+    const compressed = zlib.brotliCompressSync(b.view8(), { params: { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } });
+    if (compressed.length < b.length) {
+      w.u8((enc === UTF16 ? FLAG_UTF16 : 0) | FLAG_BROTLI);
+      w.bytes(compressed);
     } else {
       w.u8(enc === UTF16 ? FLAG_UTF16 : 0);
       w.bytes(b.view8());
@@ -149,6 +185,7 @@ export class TermDictWriter {
     this.crcs.push(checksum(w.raw().subarray(start, w.length)));
     this.pending = [];
     this.entries.length = 0;
+    this.inlineDocs = [];
     this.blobBase = -1;
   }
 
@@ -183,11 +220,30 @@ export interface TermBlock {
   docsMode: Uint8Array;
   posLen: Uint32Array;
   posMode: Uint8Array;
-  /** the doc of a term held by one doc, else -1 */
-  singleDoc: Int32Array;
-  /** positions of single-doc terms: singlePositions[singleStart[i], singleStart[i + 1]) */
-  singleStart: Uint32Array;
-  singlePositions: Uint32Array;
+  /** docs of inline terms: inlineDocs[inlineStart[i], inlineStart[i + 1]), empty for the others */
+  inlineStart: Uint32Array;
+  inlineDocs: Uint32Array;
+  /** text fields: positions of inline doc k, inlinePositions[inlineOffsets[k], inlineOffsets[k + 1]) */
+  inlineOffsets: Uint32Array;
+  inlinePositions: Uint32Array;
+}
+
+/** The docs of an inline term (a new array), or null when the term has a blob or derived postings. */
+export function inlineDocsOf(block: TermBlock, i: number): Uint32Array | null {
+  const a = block.inlineStart[i]!;
+  const b = block.inlineStart[i + 1]!;
+  return a === b ? null : block.inlineDocs.slice(a, b);
+}
+
+/** The docs and positions of an inline term of a text field (new arrays), or null. */
+export function inlinePostingsOf(block: TermBlock, i: number): PositionPostings | null {
+  const a = block.inlineStart[i]!;
+  const b = block.inlineStart[i + 1]!;
+  if (a === b) return null;
+  const from = block.inlineOffsets[a]!;
+  const offsets = block.inlineOffsets.slice(a, b + 1);
+  for (let k = 0; k < offsets.length; k++) offsets[k]! -= from;
+  return { docs: block.inlineDocs.slice(a, b), offsets, positions: block.inlinePositions.slice(from, block.inlineOffsets[b]!) };
 }
 
 let termScratch = new Uint8Array(1024);
@@ -197,13 +253,15 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
   const flags = stored[0]!;
   const enc = flags & FLAG_UTF16 ? UTF16 : UTF8;
   let bytes: Uint8Array = stored.subarray(1);
-  if (flags & FLAG_DEFLATED) {
+  if (flags & (FLAG_DEFLATED | FLAG_BROTLI)) {
     try {
-      bytes = zlib.inflateRawSync(bytes);
+      bytes = flags & FLAG_BROTLI ? zlib.brotliDecompressSync(bytes) : zlib.inflateRawSync(bytes);
     } catch {
-      throw new FormatError('term block does not inflate');
+      throw new FormatError('term block does not decompress');
     }
   }
+  const packedInline = version >= PACKED_INLINE_VERSION;
+  const maxInline = packedInline ? INLINE_MAX_DOCS : 1;
   const r = new ByteReader(bytes);
   const count = r.varint();
   if (count > TERMS_PER_BLOCK || count === 0) throw new FormatError('bad term block size');
@@ -216,11 +274,16 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
     docsMode: new Uint8Array(count),
     posLen: new Uint32Array(count),
     posMode: new Uint8Array(count),
-    singleDoc: new Int32Array(count),
-    singleStart: new Uint32Array(count + 1),
-    singlePositions: new Uint32Array(0),
+    inlineStart: new Uint32Array(count + 1),
+    inlineDocs: new Uint32Array(0),
+    inlineOffsets: new Uint32Array(0),
+    inlinePositions: new Uint32Array(0),
   };
-  const singlePositions: number[] = [];
+  let inlineCount = 0;
+  /** formats 1 and 2: the docs of single-doc terms, varints in the entries */
+  const varintDocs: number[] = [];
+  const inlineOffsets: number[] = [0];
+  const inlinePositions: number[] = [];
   let prevLen = 0;
   for (let i = 0; i < count; i++) {
     const shared = r.varint();
@@ -242,19 +305,24 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
     block.blobOffset[i] = blob;
     if (docFreq === 0) throw new FormatError('term without docs');
     if (derived) {
-      block.singleDoc[i] = -1;
-    } else if (docFreq === 1) {
-      block.singleDoc[i] = r.varint();
+      // postings come from the ordinal column
+    } else if (docFreq <= maxInline) {
+      if (!packedInline) varintDocs.push(r.varint());
+      inlineCount += docFreq;
       if (hasPositions) {
-        const freq = r.varint();
-        let pos = 0;
-        for (let j = 0; j < freq; j++) {
-          pos += r.varint();
-          singlePositions.push(pos);
+        for (let k = 0; k < docFreq; k++) {
+          const freq = r.varint();
+          // each position takes a byte at least: a damaged count must not run on
+          if (freq > r.remaining) throw new FormatError('bad position count');
+          let pos = 0;
+          for (let j = 0; j < freq; j++) {
+            pos += r.varint();
+            inlinePositions.push(pos);
+          }
+          inlineOffsets.push(inlinePositions.length);
         }
       }
     } else {
-      block.singleDoc[i] = -1;
       const docsCode = r.varint();
       // format 1 stored the length alone (packed docs)
       const docsLen = version === 1 ? docsCode : Math.floor(docsCode / 2);
@@ -269,10 +337,59 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
       block.posLen[i] = posLen;
       blob += docsLen + posLen;
     }
-    block.singleStart[i + 1] = singlePositions.length;
+    block.inlineStart[i + 1] = inlineCount;
   }
-  block.singlePositions = Uint32Array.from(singlePositions);
+  block.inlineDocs = packedInline ? (inlineCount > 0 ? unpackDocs(r, inlineCount) : new Uint32Array(0)) : Uint32Array.from(varintDocs);
+  if (packedInline && r.remaining !== 0) throw new FormatError('trailing bytes in term block');
+  for (let i = 0; i < count; i++) {
+    for (let k = block.inlineStart[i]! + 1; k < block.inlineStart[i + 1]!; k++) {
+      if (block.inlineDocs[k]! <= block.inlineDocs[k - 1]!) throw new FormatError('inline docs not increasing');
+    }
+  }
+  block.inlineOffsets = Uint32Array.from(inlineOffsets);
+  block.inlinePositions = Uint32Array.from(inlinePositions);
   return block;
+}
+
+/** quality 5: the blocks are small, higher qualities gain under 1 % */
+const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 };
+
+/** Appends u8 width · the docs as width-bit values. */
+function packDocs(out: ByteWriter, docs: readonly number[]): void {
+  let max = 0;
+  for (const d of docs) if (d > max) max = d;
+  const width = 32 - Math.clz32(max);
+  out.u8(width);
+  let acc = 0;
+  let bits = 0;
+  for (const d of docs) {
+    // arithmetic, not shifts: up to 7 pending bits and 31 new ones exceed 32 bits
+    acc += d * 2 ** bits;
+    bits += width;
+    while (bits >= 8) {
+      out.u8(acc % 256);
+      acc = Math.floor(acc / 256);
+      bits -= 8;
+    }
+  }
+  if (bits > 0) out.u8(acc);
+}
+
+/** Reads u8 width · `n` width-bit docs. */
+function unpackDocs(r: ByteReader, n: number): Uint32Array {
+  const width = r.u8();
+  if (width > 31) throw new FormatError('bad inline doc width');
+  const packed = r.bytesView(Math.ceil((n * width) / 8));
+  const docs = new Uint32Array(n);
+  const limit = 2 ** width;
+  for (let k = 0, bit = 0; k < n; k++, bit += width) {
+    // the value's bits lie in the 5 bytes from bit / 8 (7 bits of offset plus up to 31)
+    const at = bit >>> 3;
+    const lo = (packed[at]! | ((packed[at + 1] ?? 0) << 8) | ((packed[at + 2] ?? 0) << 16) | ((packed[at + 3] ?? 0) << 24)) >>> 0;
+    const window = lo + (packed[at + 4] ?? 0) * 2 ** 32;
+    docs[k] = Math.floor(window / (1 << (bit & 7))) % limit;
+  }
+  return docs;
 }
 
 const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');

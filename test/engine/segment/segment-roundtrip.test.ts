@@ -6,11 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import type { IndexedDocument, IndexedField } from '../../../src/engine/document/indexed-document.js';
 import { Memtable, POSITION_GAP } from '../../../src/engine/memtable/index.js';
 import type { SegmentReader } from '../../../src/engine/segment-reader.js';
-import { openSegment, writeSegment } from '../../../src/engine/segment/index.js';
+import { mergeSegments, openSegment, writeSegment } from '../../../src/engine/segment/index.js';
 import { decodeFooter, decodeTrailer, TRAILER_BYTES } from '../../../src/engine/segment/footer.js';
 import { DOCS_PACKED, DOCS_REF } from '../../../src/engine/segment/postings-codec.js';
 import { isWellFormed } from '../../../src/engine/segment/strings.js';
-import { decodeTermBlock } from '../../../src/engine/segment/term-dict.js';
+import { decodeTermBlock, inlineDocsOf } from '../../../src/engine/segment/term-dict.js';
 import { assertSameSegment } from './assert-segment.js';
 import { awkwardDocs, wideSource } from './awkward-sources.js';
 import { generateLogs } from './log-corpus.js';
@@ -211,6 +211,61 @@ describe('segment file round trip', () => {
     }
   });
 
+  it('reads version-2 files', () => {
+    // written by the version-2 writer from these docs: packed columns, deflated term blocks,
+    // 512 Ki doc blocks
+    const docs = [...awkwardDocs(), ...generateLogs(3_000, { seed: 22, rich: true, startLid: 100, startId: 1000n })];
+    const r = openSegment(path.join(FIXTURES, 'format-v2.seg'));
+    try {
+      const bytes = fs.readFileSync(path.join(FIXTURES, 'format-v2.seg'));
+      assert.equal(decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES)).version, 2);
+      assertSameSegment(r, memtableOf(docs), { fromProbes: 5 });
+    } finally {
+      r.close();
+    }
+  });
+
+  it('stores a keyword column that another keyword fixes as pairs, and reads it back, merged too', async () => {
+    // `dc` follows from `host` (a doc without a host is in the dc `edge`); `service` does not
+    const DC: Record<string, string> = { 'web-01': 'eu', 'web-02': 'eu', 'web-03': 'us', 'api-01': 'us', 'api-02': 'ap' };
+    const withDc = (docs: IndexedDocument[]): IndexedDocument[] =>
+      docs.map((d, i) => {
+        const host = d.fields.find((f) => f.name === 'host')!.values[0] as string;
+        const fields = i % 50 === 7 ? d.fields.filter((f) => f.name !== 'host') : [...d.fields];
+        const dc = i % 50 === 7 ? 'edge' : DC[host];
+        if (dc !== undefined) fields.push({ name: 'dc', type: 'keyword', values: [dc] });
+        return { ...d, fields };
+      });
+    const first = memtableOf(withDc(generateLogs(4_000, { seed: 41, rich: true })), 'a');
+    const second = memtableOf(withDc(generateLogs(3_000, { seed: 42, startLid: 5_000, startId: 7_200_000_000_000_000_000n })), 'b');
+    const flags = (file: string): Map<string, number> => {
+      const bytes = fs.readFileSync(file);
+      const trailer = decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES));
+      const footer = decodeFooter(bytes.subarray(bytes.length - TRAILER_BYTES - trailer.footerLength, bytes.length - TRAILER_BYTES), bytes.length, trailer.version);
+      return new Map(footer.fields.filter((f) => f.ordinals !== null).map((f) => [f.name, bytes[f.ordinals!.offset]!]));
+    };
+    const a = await roundTrip(first, 'fn-a');
+    const b = await roundTrip(second, 'fn-b');
+    try {
+      const written = flags(path.join(dir, 'fn-a.seg'));
+      assert.equal(written.get('dc')! & 4, 4, 'dc as pairs');
+      for (const name of ['host', 'service', 'level', 'tags']) assert.equal(written.get(name)! & 4, 0, `${name} per doc`);
+      assertSameSegment(a, first, { fromProbes: 5 });
+      assert.deepEqual([...a.ordinals('dc')!.ords], [...first.ordinals('dc')!.ords]);
+      assertSameSegment(b, second, { fromProbes: 5 });
+      const merged = await roundTrip(mergeSegments('merged', [a, b]), 'fn-merged');
+      try {
+        assert.equal(flags(path.join(dir, 'fn-merged.seg')).get('dc')! & 4, 4, 'merged dc as pairs');
+        assertSameSegment(merged, mergeSegments('expected', [first, second]), { fromProbes: 5 });
+      } finally {
+        merged.close();
+      }
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
   it('codes the doc ids of log terms plain and by reference, and reads them back', async () => {
     const m = memtableOf(generateLogs(30_000, { seed: 31 }));
     const file = path.join(dir, 'modes.seg');
@@ -223,7 +278,7 @@ describe('segment file round trip', () => {
     for (let b = 0; b < line.offsets.length; b++) {
       const block = decodeTermBlock(bytes.subarray(line.offsets[b]!, line.offsets[b]! + line.lengths[b]!), true, false, trailer.version);
       for (let i = 0; i < block.terms.length; i++) {
-        if (block.singleDoc[i]! < 0) modes.set(block.docsMode[i]!, (modes.get(block.docsMode[i]!) ?? 0) + 1);
+        if (inlineDocsOf(block, i) === null) modes.set(block.docsMode[i]!, (modes.get(block.docsMode[i]!) ?? 0) + 1);
       }
     }
     for (const mode of [DOCS_PACKED, DOCS_REF]) assert.ok((modes.get(mode) ?? 0) > 0, `terms with docs mode ${mode}: ${[...modes]}`);
