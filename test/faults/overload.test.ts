@@ -43,8 +43,9 @@ describe('overload (the short run of bench/overload.ts)', () => {
     // 145 MiB at idle), what ingesting holds beyond the memtable's count (about 110 MiB of
     // allocator memory after 50,000 documents), what a running search built and was not let keep
     // (until its turn ends), and the garbage of refused aggregations and evicted entries until
-    // the next collection (peak 422 MiB with a 32 MiB reader budget; 430 to 465 MiB before it)
-    const baseline = 448 * MiB;
+    // the next collection (peaks of 422 to 534 MiB with a 32 MiB reader budget, depending on how
+    // much the machine lets the writers ingest; 430 to 465 MiB before it)
+    const baseline = 576 * MiB;
     assert.ok(report.peakRssBytes < report.budgetBytes + baseline, `peak RSS ${(report.peakRssBytes / MiB).toFixed(0)} MiB over the budgets ${(report.budgetBytes / MiB).toFixed(0)} MiB + ${baseline / MiB} MiB`);
   });
 });
