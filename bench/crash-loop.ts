@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   try {
     const report = await runCrashLoop({ repoRoot: repoRoot(), workDir, ...opts, log: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    if (report.lost + report.duplicated + report.unknown + report.resurrectedIndexes > 0) process.exitCode = 1;
+    if (report.lost + report.duplicated + report.unknown + report.resurrectedIndexes + report.resurrectedDocs > 0) process.exitCode = 1;
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

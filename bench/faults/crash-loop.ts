@@ -5,6 +5,9 @@
  * truncations going all the time) and starts it again at once. After each restart, once the
  * service is ready, every document is read back: each acknowledged one must be there exactly
  * once, nothing unacknowledged twice, and an index whose deletion was acknowledged must be gone.
+ * One more writer gives its documents `_id`s, sends each request's documents again with the next
+ * one (a shipper retrying after a lost answer) and deletes older ones by `_id`: a resent document
+ * must still be there once, and a document whose deletion was acknowledged must stay gone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,6 +44,10 @@ export interface CrashLoopReport {
   deletedIndexes: number;
   /** indexes whose deletion was acknowledged but which came back (must be 0) */
   resurrectedIndexes: number;
+  /** documents with an `_id` whose deletion was acknowledged */
+  deletedDocs: number;
+  /** of those, found again after a restart (must be 0) */
+  resurrectedDocs: number;
   /** from SIGKILL to the first accepted bulk request */
   longestRecoveryMs: number;
   medianRecoveryMs: number;
@@ -55,6 +62,9 @@ const INDEX = 'crashloop';
 interface Ack {
   status: number;
 }
+
+/** Documents of the keyed writer deleted per request, oldest acknowledged first. */
+const DELETES_PER_KEYED_REQUEST = 3;
 
 export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopReport> {
   const log = opts.log ?? (() => undefined);
@@ -117,6 +127,50 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
     }
   };
 
+  // documents with an `_id`: deleted (acknowledged) ones must stay gone; the fate of a delete
+  // whose answer was lost is unknown, so such a document is checked neither way
+  const deletedDocsAcked = new Set<string>();
+  const keyedLive: string[] = [];
+  const keyedWriter = async () => {
+    let previous: string[] = [];
+    for (let r = 0; !stop; r++) {
+      await up;
+      if (stop) return;
+      const fresh = Array.from({ length: opts.docsPerRequest }, (_, d) => `k${r}d${d}`);
+      const markers = [...previous, ...fresh];
+      for (const m of fresh) sent.add(m);
+      const lines: string[] = [];
+      for (const m of markers) lines.push(`{"index":{"_index":"${INDEX}","_id":"${m}"}}`, JSON.stringify({ _line: `keyed ${m}`, m, w: 'keyed' }));
+      const doomed = keyedLive.splice(0, Math.min(DELETES_PER_KEYED_REQUEST, Math.max(0, keyedLive.length - previous.length)));
+      for (const m of doomed) {
+        acknowledged.delete(m);
+        lines.push(`{"delete":{"_index":"${INDEX}","_id":"${m}"}}`);
+      }
+      try {
+        const res = await fetch(`${url()}/_bulk`, { method: 'POST', body: lines.join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } });
+        if (res.status === 200) {
+          const body = (await res.json()) as { items: Array<{ index?: Ack; delete?: Ack }> };
+          body.items.forEach((item, i) => {
+            if (i < markers.length) {
+              if (item.index!.status === 200 || item.index!.status === 201) {
+                if (!acknowledged.has(markers[i]!)) keyedLive.push(markers[i]!);
+                acknowledged.add(markers[i]!);
+              }
+            } else if (item.delete!.status === 200 || item.delete!.status === 404) {
+              deletedDocsAcked.add(doomed[i - markers.length]!);
+            }
+          });
+          previous = fresh;
+        } else {
+          await res.arrayBuffer();
+        }
+      } catch {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
+    }
+  };
+
   const churn = async () => {
     for (let n = 0; !stop; n++) {
       await up;
@@ -138,7 +192,7 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
     }
   };
 
-  const tasks = [...Array.from({ length: opts.writers }, (_, w) => writer(w)), churn()];
+  const tasks = [...Array.from({ length: opts.writers }, (_, w) => writer(w)), keyedWriter(), churn()];
   const recoveries: number[] = [];
   const readies: number[] = [];
   const killedDuring: Record<string, number> = {};
@@ -146,6 +200,7 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
   let duplicated = 0;
   let unknown = 0;
   let resurrected = 0;
+  let resurrectedDocs = 0;
   try {
     for (let kill = 1; kill <= opts.kills; kill++) {
       await new Promise((r) => setTimeout(r, prng.range(opts.minRunMs, opts.maxRunMs)));
@@ -167,7 +222,9 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
       await new Promise((r) => setTimeout(r, 100));
       const mustHave = [...acknowledged];
       const deleted = [...deletedAcked];
+      const deletedDocs = [...deletedDocsAcked];
       const found = await readMarkers(url());
+      for (const m of deletedDocs) if (found.has(m)) resurrectedDocs++;
       for (const m of mustHave) if (!found.has(m)) lost++;
       for (const [m, n] of found) {
         if (n > 1) duplicated++;
@@ -178,7 +235,7 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
         if (res.status !== 404) resurrected++;
       }
       markUp();
-      log(`kill ${kill}/${opts.kills} during ${phase}: back in ${recoveries[recoveries.length - 1]!.toFixed(0)} ms, ready in ${readies[readies.length - 1]!.toFixed(0)} ms; ${mustHave.length} acknowledged, ${found.size} found, lost ${lost}, duplicated ${duplicated}`);
+      log(`kill ${kill}/${opts.kills} during ${phase}: back in ${recoveries[recoveries.length - 1]!.toFixed(0)} ms, ready in ${readies[readies.length - 1]!.toFixed(0)} ms; ${mustHave.length} acknowledged, ${found.size} found, lost ${lost}, duplicated ${duplicated}, deleted by _id ${deletedDocs.length} (back: ${resurrectedDocs})`);
     }
   } finally {
     stop = true;
@@ -197,6 +254,8 @@ export async function runCrashLoop(opts: CrashLoopOptions): Promise<CrashLoopRep
     unknown,
     deletedIndexes: deletedAcked.size,
     resurrectedIndexes: resurrected,
+    deletedDocs: deletedDocsAcked.size,
+    resurrectedDocs,
     longestRecoveryMs: Math.max(...recoveries),
     medianRecoveryMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
     longestReadyMs: Math.max(...readies),

@@ -10,7 +10,7 @@ describe('crash loop (the short run of bench/crash-loop.ts)', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-loop-test-'));
   after(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
-  it('after each of three SIGKILLs under writers and index churn, every acknowledged document is there once', async (t) => {
+  it('after each of three SIGKILLs under writers (one resending documents with _ids and deleting some), and index churn, every acknowledged document is there once and every deleted one gone', async (t) => {
     const report = await runCrashLoop({
       repoRoot: repoRoot(),
       workDir,
@@ -28,5 +28,7 @@ describe('crash loop (the short run of bench/crash-loop.ts)', () => {
     assert.equal(report.duplicated, 0, 'documents stored twice');
     assert.equal(report.unknown, 0, 'documents nobody sent');
     assert.equal(report.resurrectedIndexes, 0, 'deleted indexes back after a restart');
+    assert.ok(report.deletedDocs > 0, 'documents were deleted by _id between the kills');
+    assert.equal(report.resurrectedDocs, 0, 'documents deleted by _id back after a restart');
   });
 });
