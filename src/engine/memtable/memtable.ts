@@ -313,6 +313,11 @@ export class Memtable implements SegmentReader {
     return this.sources.get(doc);
   }
 
+  sourceBytes(doc: number): Uint8Array {
+    if (!Number.isInteger(doc) || doc < 0 || doc >= this.sources.count) throw new RangeError(`doc ${doc} is not in segment ${this.id}`);
+    return this.sources.bytes(doc);
+  }
+
   private addIdentity(id: bigint, ts: number, lid: number): void {
     this.idList.push(id);
     this.tsList.push(ts);
