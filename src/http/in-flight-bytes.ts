@@ -70,6 +70,9 @@ export class InFlightBytes {
       },
     });
     body.on('error', (err: Error) => counted.destroy(err));
+    // as for the inflating stream (server.ts): a request answered without reading its body has
+    // nobody listening for the error any more, and it must not become an uncaught exception
+    counted.on('error', () => undefined);
     return body.pipe(counted);
   }
 
