@@ -39,6 +39,11 @@ export const envSchema = z.object({
   SVC_LEASE_SECONDS: z.coerce.number().positive().default(15),
 
   SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
+  /**
+   * request bodies being received or held until answered, and answers not yet written out, all
+   * requests together (Elasticsearch's in_flight_requests breaker); past it 429
+   */
+  SVC_IN_FLIGHT_REQUESTS_BYTES: positiveInt.default(256 * MiB),
   SVC_MEMTABLE_MAX_BYTES: positiveInt.default(128 * MiB),
   SVC_MEMTABLE_MAX_AGE_SECONDS: positiveInt.default(60),
   /**
