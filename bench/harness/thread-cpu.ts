@@ -90,6 +90,8 @@ export class ThreadCpuMeter {
         // a smaller figure: the tid was reused by a new thread; keep what the old one used
         if (cpu < known.last) known.start -= known.last;
         known.last = cpu;
+        // a worker names itself once it runs: a thread first seen before that is named later
+        if (known.name === 'node') known.name = threadName(this.pid, tid);
         continue;
       }
       this.seen.set(tid, { name: threadName(this.pid, tid), start: initial ? cpu : 0, last: cpu });
