@@ -54,24 +54,34 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
   const ops: WriteOp[] = [];
   const opOf: number[] = new Array(items.length).fill(-1);
   const errors: Array<SvcError | undefined> = new Array(items.length);
+  // one check and one alias lookup per run of items naming the same index
+  let lastIndex: string | undefined;
+  let lastDenied: SvcError | undefined;
+  let lastTarget: string | SvcError = '';
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
-    const denied = item.error ? undefined : canWrite(request, item.index);
-    if (item.error || denied) {
-      errors[i] = item.error ?? denied;
+    if (item.error !== undefined) {
+      errors[i] = item.error;
       continue;
     }
-    let index: string;
-    try {
-      // a write to an alias goes to its write index
-      index = deps.engine.writeIndexFor(item.index);
-    } catch (err) {
-      if (!(err instanceof SvcError)) throw err;
-      errors[i] = err;
+    if (item.index !== lastIndex) {
+      lastIndex = item.index;
+      lastDenied = canWrite(request, item.index);
+      try {
+        // a write to an alias goes to its write index
+        lastTarget = lastDenied ? '' : deps.engine.writeIndexFor(item.index);
+      } catch (err) {
+        if (!(err instanceof SvcError)) throw err;
+        lastTarget = err;
+      }
+    }
+    if (lastDenied || lastTarget instanceof SvcError) {
+      errors[i] = lastDenied ?? (lastTarget as SvcError);
       continue;
     }
     opOf[i] = ops.length;
-    ops.push({ index, start: item.start, end: item.end, action: item.action, id: item.id, update: item.update });
+    // the item is the op when it names its index itself: no object per document
+    ops.push(lastTarget === item.index ? item : { index: lastTarget, start: item.start, end: item.end, action: item.action, id: item.id, update: item.update });
   }
 
   const outcomes = await deps.engine.write(body, ops);
