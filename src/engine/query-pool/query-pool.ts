@@ -12,6 +12,7 @@ import { executeSearch, matchUpperBound, mergeSearchResults } from '../search/in
 import type { SearchRequest, SearchResult, SearchTarget } from '../search/types.js';
 import type { ReaderCacheBudget } from '../segment/index.js';
 import { SearchAdmission } from './admission.js';
+import { unpackResult } from './packed-result.js';
 import { QUERY_THREAD_NAME, fromWireError, type FileTarget, type QueryReply, type QueryTask, type QueryWorkerData } from './messages.js';
 
 /** What the pool reports, for the svc_query_* metrics. */
@@ -199,7 +200,7 @@ export class QueryPool {
     worker.on('message', (reply: QueryReply) => {
       const pending = this.settle(thread);
       if (!pending) return;
-      if (reply.ok) pending.resolve(reply.result);
+      if (reply.ok) pending.resolve(unpackResult(reply.result));
       else {
         if (reply.error.internal) this.events.panicked();
         pending.reject(fromWireError(reply.error));
