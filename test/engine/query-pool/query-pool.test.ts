@@ -10,6 +10,7 @@ import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
 import { QueryTimeoutError } from '../../../src/common/index.js';
 import { NO_QUERY_POOL_EVENTS } from '../../../src/engine/query-pool/index.js';
+import type { Query } from '../../../src/query/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
 
 const logger = pino({ level: 'silent' });
@@ -124,10 +125,45 @@ describe('query threads', () => {
       const nothing = await counting.search(targets, { ...base, query: { kind: 'match', field: '_line', text: 'nowhere', operator: 'or' } });
       assert.equal(nothing.total, 0);
       assert.equal(started, 0, 'both answered on the calling thread');
-      // hits to read, or many matches to count: a query thread's work
-      await counting.search(targets, { ...base, query: fizz });
+      // many matches to count, hits of a query without a cheap bound, hits by score, a large page: a query thread's work
       await counting.search(targets, { ...base, size: 0 });
-      assert.equal(started, 2);
+      await counting.search(targets, base);
+      await counting.search(targets, { ...base, query: fizz, sort: [{ field: '_score', order: 'desc' }] });
+      await counting.search(targets, { ...base, query: fizz, size: 101 });
+      assert.equal(started, 4);
+    } finally {
+      await counting.close();
+    }
+  });
+
+  it('answers a small page of the newest hits of a query on few postings without a query thread', async () => {
+    let started = 0;
+    const counting = new QueryPool({
+      threads: 1,
+      logger,
+      events: { ...NO_QUERY_POOL_EVENTS, started: () => started++ },
+    });
+    try {
+      const targets = engine.searchTargets(['pooled']);
+      const fizz = { kind: 'match', field: '_line', text: 'fizz', operator: 'or' } as const;
+      const both: Query = { kind: 'bool', must: [fizz, { kind: 'match', field: '_line', text: 'part', operator: 'or' }], filter: [], should: [], mustNot: [] };
+      const pages: SearchRequest[] = [
+        { ...base, query: fizz, size: 100 },
+        { ...base, query: fizz, from: 40, size: 20, sort: [{ field: '_ts', order: 'asc' }] },
+        { ...base, query: both, size: 10, trackTotalHits: 50 },
+      ];
+      for (const request of pages) {
+        const here = await counting.search(targets, request);
+        const expected = executeSearch(targets, request);
+        assert.equal(here.total, expected.total);
+        assert.equal(here.totalRelation, expected.totalRelation);
+        assert.deepEqual(
+          here.hits.map((h) => [h.id, h.sortValues, h.source]),
+          expected.hits.map((h) => [h.id, h.sortValues, h.source]),
+        );
+        assert.ok(here.hits.length > 0);
+      }
+      assert.equal(started, 0, 'answered on the calling thread');
     } finally {
       await counting.close();
     }
