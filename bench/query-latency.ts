@@ -29,6 +29,8 @@ function latencyCases(w: QueryWords): LatencyCase[] {
   return [
     { name: 'match-nothing', q: ABSENT_WORD, size: 10, exactTotal: false },
     { name: 'count: rare word', q: w.rare, size: 0, exactTotal: true },
+    { name: 'rare word, 10 hits', q: w.rare, size: 10, exactTotal: false },
+    { name: 'count: common word', q: w.common, size: 0, exactTotal: true },
     { name: 'count: two common words AND', q: `${w.conjunction[0]} AND ${w.conjunction[1]}`, size: 0, exactTotal: true },
     { name: 'count: rare word AND common word', q: `${w.rare} AND ${w.common}`, size: 0, exactTotal: true },
     { name: 'count: phrase', q: `"${w.phrase[0]} ${w.phrase[1]}"`, size: 0, exactTotal: true },
