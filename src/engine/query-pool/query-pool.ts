@@ -94,7 +94,7 @@ function sortedByTs(request: SearchRequest): boolean {
  * sources and touches few postings (by document frequencies, which the term dictionaries answer
  * without decoding a list, or the points index of a numeric field), such as a count of rare
  * terms or of a selective range, a word nobody wrote; a count or a small page of the newest hits
- * of a query on few postings (no phrase: positions are a query thread's work).
+ * of a query on few postings (a phrase's postings count twice, for their positions).
  */
 export function runsHere(files: readonly SearchTarget[], request: SearchRequest): boolean {
   const segments = files.map((t) => t.segment);

@@ -5,7 +5,8 @@
  * to answer tiny searches where they arrive instead of paying two thread hand-offs.
  *
  * `postingsWork` counts instead the doc ids an evaluation reads: the sum of the frequencies of
- * every term, whatever the operator (an intersection walks or probes each list).
+ * every term, whatever the operator (an intersection walks or probes each list), twice for
+ * the terms of a phrase (their positions).
  */
 import type { Query, RangeQuery } from '../../query/index.js';
 import { analyzerFor } from '../analysis/index.js';
@@ -13,6 +14,9 @@ import type { SegmentReader } from '../segment-reader.js';
 import { resolveFieldName } from './field-names.js';
 import { valueBound } from '../segment/points-index.js';
 import { toNumber } from './value-parse.js';
+
+/** A doc of a phrase's list costs about this many doc ids of a conjunction: its positions are read too. */
+const PHRASE_WORK_PER_DOC = 2;
 
 /** Fields every doc has without a mapping: no dictionary or points index bounds them. */
 const BUILT_IN_FIELDS: ReadonlySet<string> = new Set(['_ts', '_lid', '_id', '_index']);
@@ -81,7 +85,8 @@ export function matchUpperBound(segments: readonly SegmentReader[], query: Query
 
 /**
  * The doc ids evaluating `query` reads from postings and points indexes, by document
- * frequencies; Infinity for phrases (positions), negations and what has no cheap bound.
+ * frequencies (a phrase's docs count twice, for their positions); Infinity for negations and
+ * what has no cheap bound.
  */
 export function postingsWork(segments: readonly SegmentReader[], query: Query): number {
   return bound(segments, query, true);
@@ -103,9 +108,12 @@ function bound(segments: readonly SegmentReader[], query: Query, work: boolean):
     }
     case 'range':
       return rangeBound(segments, query);
-    case 'phrase':
-      if (query.zeroTermsQuery !== undefined || work) return Infinity;
-      return termBound(segments, query.field, (name, type) => (type === 'text' ? analyzerFor(name).tokens(query.text) : [query.text]), true, work);
+    case 'phrase': {
+      if (query.zeroTermsQuery !== undefined) return Infinity;
+      const docs = termBound(segments, query.field, (name, type) => (type === 'text' ? analyzerFor(name).tokens(query.text) : [query.text]), true, work);
+      // each doc of a phrase's lists comes with its positions
+      return work ? docs * PHRASE_WORK_PER_DOC : docs;
+    }
     case 'bool': {
       if (work) {
         const clauses = [...query.must, ...query.filter, ...query.should];

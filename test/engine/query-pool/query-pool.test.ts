@@ -190,7 +190,8 @@ describe('query threads', () => {
     assert.equal(runsHere(targets, { ...base, query: both, sort: [{ field: '_ts', order: 'asc' }] }), true, 'the oldest 10');
     assert.equal(runsHere(targets, { ...base, query: both, size: 101 }), false, 'a page over 100 hits');
     assert.equal(runsHere(targets, { ...base, query: both, sort: [{ field: '_score', order: 'desc' }] }), false, 'hits by score');
-    assert.equal(runsHere(targets, count({ kind: 'phrase', field: '_line', text: 'common other', slop: 0 })), false, 'a phrase of common words');
+    assert.equal(runsHere(targets, count({ kind: 'phrase', field: '_line', text: 'common other', slop: 0 })), true, 'a phrase of two such lists');
+    assert.equal(runsHere(targets, count({ kind: 'phrase', field: '_line', text: 'common other common other common other common', slop: 0 })), false, 'a phrase of seven');
     assert.equal(runsHere(targets, count({ ...both, mustNot: [w('even')] })), false, 'a negation');
     assert.equal(runsHere(targets, count({ kind: 'match_all' })), false, 'every doc');
     // 14 lists of 20,000 docs: more postings than is cheap
