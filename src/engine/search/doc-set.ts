@@ -3,7 +3,7 @@
  * of their inputs (never modified afterwards), so callers treat every set as read-only.
  */
 import type { Deadline } from './deadline.js';
-import { docBits } from '../segment/doc-bits.js';
+import { docBits } from '../segment/index.js';
 
 export const EMPTY_DOCS: Uint32Array = new Uint32Array(0);
 
