@@ -33,6 +33,10 @@
  *
  * Integer streams are the packed u32 streams of bitpack.ts. Every blob but the posting blobs has
  * a CRC-32 checked when read; posting blobs are range-checked. Failures are CorruptionErrors.
+ *
+ * A reader keeps what it decodes in its thread's reader cache (reader-cache.ts), dense posting
+ * lists with a bitset of their docs (doc-bits.ts: the skip data of intersections, built in
+ * memory, not stored).
  */
 export { writeSegment, type SegmentFileInfo, type WriteOptions } from './segment-writer.js';
 export type { Compression } from './compression.js';
@@ -55,4 +59,5 @@ export function openSegment(filePath: string, id?: string): SegmentFileReader {
 }
 export { sectionSizes, type SectionSizes, type FieldSectionSizes } from './section-sizes.js';
 export { withoutDocs } from './live-docs-segment.js';
+export { docBits } from './doc-bits.js';
 export { ReaderCacheBudget, useReaderCacheBudget, currentReaderCache, MAX_READER_CACHE_BYTES, type ReaderCache } from './reader-cache.js';
