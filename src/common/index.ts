@@ -12,3 +12,4 @@ export { toThreadError, fromThreadError, type ThreadError } from './thread-error
 export { nameThisThread } from './thread-name.js';
 export { isSecureOrLoopbackUrl } from './secure-url.js';
 export { humanBytes } from './human-bytes.js';
+export { decimalLength, writeDecimal } from './decimal.js';

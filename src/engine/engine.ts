@@ -137,7 +137,7 @@ interface ShardWrite {
   /** lids of its documents with client-supplied ids, readable by updates until they are added */
   inFlight: number[];
   /** the id the document being added got, so that a failure to parse it can name it */
-  attemptedId: string | undefined;
+  attemptedId: bigint | undefined;
 }
 
 export class Engine {
@@ -489,7 +489,7 @@ export class Engine {
         }
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
-        outcomes[i] = { ok: false, index: op.index, id: op.id ?? write.attemptedId, error: err };
+        outcomes[i] = { ok: false, index: op.index, id: op.id ?? write.attemptedId?.toString(), error: err };
       }
     }
 
@@ -534,7 +534,7 @@ export class Engine {
       version = current + 1;
     }
     const id = key ?? this.ids.next();
-    write.attemptedId = id.toString();
+    write.attemptedId = id;
     const lid = shard.peekLid();
     if (text === undefined && shard.fieldSlots.ready && shard.scanner.scan(body, op.start, op.end, batch.values, scanned)) {
       const hasTs = !Number.isNaN(scanned.ts);

@@ -5,6 +5,7 @@
  * encoded once per index, action and result, and the numbers are written as digits in place:
  * no string per item, nothing for the garbage collector to promote while the request runs.
  */
+import { writeDecimal } from '../../common/index.js';
 import type { WriteOutcome, WriteResult } from '../../engine/index.js';
 import type { BulkAction } from './parse-bulk.js';
 import { writeStatus, writtenHead, WRITTEN_TERM, writtenResultPart, WRITTEN_VERSION } from './written-fields.js';
@@ -67,9 +68,9 @@ export class BulkResponseWriter {
       this.at += this.buf.write(JSON.stringify(id), this.at, 'utf8');
     }
     this.copy(VERSION);
-    this.integer(outcome.version);
+    this.at = writeDecimal(this.buf, this.at, outcome.version);
     this.copy(this.middle);
-    this.integer(Math.max(0, outcome.lid - 1));
+    this.at = writeDecimal(this.buf, this.at, Math.max(0, outcome.lid - 1));
     this.copy(this.tail);
   }
 
@@ -98,23 +99,6 @@ export class BulkResponseWriter {
   private copy(bytes: Buffer): void {
     this.buf.set(bytes, this.at);
     this.at += bytes.length;
-  }
-
-  /** Writes a non-negative integer's digits (others through String). */
-  private integer(n: number): void {
-    if (!Number.isSafeInteger(n) || n < 0) {
-      this.at += this.buf.write(String(n), this.at, 'latin1');
-      return;
-    }
-    let digits = 1;
-    for (let v = n; v >= 10; v = Math.floor(v / 10)) digits++;
-    let i = this.at + digits;
-    this.at = i;
-    let v = n;
-    do {
-      this.buf[--i] = 0x30 + (v % 10);
-      v = Math.floor(v / 10);
-    } while (v > 0);
   }
 
   private reserve(extra: number): void {
