@@ -30,7 +30,7 @@ import { Wal } from './wal/index.js';
 import { openSegment } from './segment/index.js';
 import { ShardWriteBatch, WalRecordReader, type ScannedDocument } from './ingest/index.js';
 import { IndexShard, type KeyEntry, type OpenSegment } from './shard/index-shard.js';
-import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
+import { Compactor, idleMerge, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
 import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
 import { IndexMapping, type MappingEntry } from './mapping/index.js';
@@ -683,7 +683,8 @@ export class Engine {
       const records = shard.segmentRecords();
       const holdsDeletes = (id: string) => shard.deletedInSegments([id]).lids.length > 0;
       if (onlyExpungeDeletes) return records.filter((r) => holdsDeletes(r.id)).map((r) => ({ from: r.level, to: r.level, segmentIds: [r.id] }));
-      if (records.length === 0 || (records.length === 1 && !holdsDeletes(records[0]!.id))) return [];
+      // one segment is left as it is, unless it holds deletes or is a quick flushed file (L0)
+      if (records.length === 0 || (records.length === 1 && records[0]!.level > 0 && !holdsDeletes(records[0]!.id))) return [];
       const level = Math.max(...records.map((r) => r.level));
       return [{ from: level, to: level + 1, segmentIds: records.map((r) => r.id) }];
     };
@@ -751,11 +752,24 @@ export class Engine {
         void this.flushShard(shard).catch(() => undefined);
         continue;
       }
+      // quick flushed files become compact before the index rests (once per idle period: a
+      // failed merge is logged and not retried until the index is used again)
+      if (this.idleMergedAt.get(shard) !== shard.lastUsedMs && idleMerge(shard.segmentRecords(), this.opts.mergePolicy) !== null) {
+        this.idleMergedAt.set(shard, shard.lastUsedMs);
+        void this.compactor.runPlans(shard, () => {
+          const plan = idleMerge(shard.segmentRecords(), this.opts.mergePolicy);
+          return plan === null ? [] : [plan];
+        });
+        continue;
+      }
       if (shard.release()) released.push(shard.name);
     }
     if (released.length > 0) this.opts.logger.info({ indexes: released }, 'released idle indexes');
     return released;
   }
+
+  /** per index, the last use before its idle merge ran (see releaseIdle) */
+  private readonly idleMergedAt = new WeakMap<IndexShard, number>();
 
   private truncating: Promise<void> = Promise.resolve();
 
