@@ -112,13 +112,15 @@ describe('query threads', () => {
     assert.equal(pool.size, 2);
   });
 
+  /** A one-thread pool that counts the searches it hands to its thread. */
+  function countingPool(): { counting: QueryPool; started: () => number } {
+    let n = 0;
+    const counting = new QueryPool({ threads: 1, logger, events: { ...NO_QUERY_POOL_EVENTS, started: () => n++ } });
+    return { counting, started: () => n };
+  }
+
   it('answers a count of a rare word, or a search matching nothing, without a query thread', async () => {
-    let started = 0;
-    const counting = new QueryPool({
-      threads: 1,
-      logger,
-      events: { ...NO_QUERY_POOL_EVENTS, started: () => started++ },
-    });
+    const { counting, started } = countingPool();
     try {
       const targets = engine.searchTargets(['pooled']);
       const fizz = { kind: 'match', field: '_line', text: 'fizz', operator: 'or' } as const;
@@ -126,25 +128,20 @@ describe('query threads', () => {
       assert.equal(count.total, executeSearch(targets, { ...base, query: fizz, size: 0 }).total);
       const nothing = await counting.search(targets, { ...base, query: { kind: 'match', field: '_line', text: 'nowhere', operator: 'or' } });
       assert.equal(nothing.total, 0);
-      assert.equal(started, 0, 'both answered on the calling thread');
+      assert.equal(started(), 0, 'both answered on the calling thread');
       // many matches to count, hits of a query without a cheap bound, hits by score, a large page: a query thread's work
       await counting.search(targets, { ...base, size: 0 });
       await counting.search(targets, base);
       await counting.search(targets, { ...base, query: fizz, sort: [{ field: '_score', order: 'desc' }] });
       await counting.search(targets, { ...base, query: fizz, size: 101 });
-      assert.equal(started, 4);
+      assert.equal(started(), 4);
     } finally {
       await counting.close();
     }
   });
 
   it('answers a small page of the newest hits, or a count, of a query on few postings without a query thread', async () => {
-    let started = 0;
-    const counting = new QueryPool({
-      threads: 1,
-      logger,
-      events: { ...NO_QUERY_POOL_EVENTS, started: () => started++ },
-    });
+    const { counting, started } = countingPool();
     try {
       const targets = engine.searchTargets(['pooled']);
       const fizz = { kind: 'match', field: '_line', text: 'fizz', operator: 'or' } as const;
@@ -166,7 +163,7 @@ describe('query threads', () => {
         );
         assert.ok(here.total > 0);
       }
-      assert.equal(started, 0, 'answered on the calling thread');
+      assert.equal(started(), 0, 'answered on the calling thread');
     } finally {
       await counting.close();
     }

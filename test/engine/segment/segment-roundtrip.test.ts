@@ -251,32 +251,25 @@ describe('segment file round trip', () => {
     }
   });
 
-  it('reads version-2 files', () => {
-    // written by the version-2 writer from these docs: packed columns, deflated term blocks,
-    // 512 Ki doc blocks
-    const docs = [...awkwardDocs(), ...generateLogs(3_000, { seed: 22, rich: true, startLid: 100, startId: 1000n })];
-    const r = openSegment(path.join(FIXTURES, 'format-v2.seg'));
-    try {
-      const bytes = fs.readFileSync(path.join(FIXTURES, 'format-v2.seg'));
-      assert.equal(decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES)).version, 2);
-      assertSameSegment(r, memtableOf(docs), { fromProbes: 5 });
-    } finally {
-      r.close();
-    }
-  });
-
-  it('reads version-3 files', () => {
-    // written by the version-3 writer from these docs: column doc blocks only, at Brotli q8
-    const docs = [...awkwardDocs(), ...generateLogs(3_000, { seed: 23, rich: true, startLid: 100, startId: 1000n })];
-    const r = openSegment(path.join(FIXTURES, 'format-v3.seg'));
-    try {
-      const bytes = fs.readFileSync(path.join(FIXTURES, 'format-v3.seg'));
-      assert.equal(decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES)).version, 3);
-      assertSameSegment(r, memtableOf(docs), { fromProbes: 5 });
-    } finally {
-      r.close();
-    }
-  });
+  // written by the version-2 writer (packed columns, deflated term blocks, 512 Ki doc blocks) and
+  // by the version-3 writer (column doc blocks only, at Brotli q8) from these docs
+  for (const [version, seed] of [
+    [2, 22],
+    [3, 23],
+  ] as const) {
+    it(`reads version-${version} files`, () => {
+      const docs = [...awkwardDocs(), ...generateLogs(3_000, { seed, rich: true, startLid: 100, startId: 1000n })];
+      const file = path.join(FIXTURES, `format-v${version}.seg`);
+      const r = openSegment(file);
+      try {
+        const bytes = fs.readFileSync(file);
+        assert.equal(decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES)).version, version);
+        assertSameSegment(r, memtableOf(docs), { fromProbes: 5 });
+      } finally {
+        r.close();
+      }
+    });
+  }
 
   it('stores a keyword column that another keyword fixes as pairs, and reads it back, merged too', async () => {
     // `dc` follows from `host` (a doc without a host is in the dc `edge`); `service` does not
