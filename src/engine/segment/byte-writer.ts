@@ -82,6 +82,16 @@ export class ByteWriter {
     this.length += src.length;
   }
 
+  /** Appends src[start, end) (short runs: a loop, no view made). */
+  bytesFrom(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.ensure(n);
+    const buf = this.buf;
+    let at = this.length;
+    for (let i = start; i < end; i++) buf[at++] = src[i]!;
+    this.length = at;
+  }
+
   /** Varint byte length followed by the bytes. */
   lenBytes(src: Uint8Array): void {
     this.varint(src.length);

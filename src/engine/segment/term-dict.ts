@@ -30,7 +30,7 @@ import type { PositionPostings } from '../segment-reader.js';
 import { ByteReader, FormatError } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
 import { checksum } from './checksum.js';
-import { UTF16, UTF8, decodeString, encodeString, isWellFormed, type StringEncoding } from './strings.js';
+import { UTF16, UTF8, decodeString, isWellFormed, type StringEncoding } from './strings.js';
 
 export const TERMS_PER_BLOCK = 128;
 const FLAG_UTF16 = 1;
@@ -62,9 +62,12 @@ export class TermDictWriter {
   private readonly crcs: number[] = [];
   private numTerms = 0;
   private pending: string[] = [];
-  /** the entries of the pending terms after their term bytes */
-  private readonly entries: Uint8Array[] = [];
-  private readonly entry = new ByteWriter(64);
+  /** the entries of the pending terms (after their term bytes in the block), back to back: entry i ends at entryEnds[i] */
+  private readonly entries = new ByteWriter(1 << 12);
+  private readonly entryEnds: number[] = [];
+  /** the current and the previous term's bytes (front coding), reused */
+  private termBytes = Buffer.allocUnsafe(256);
+  private prevBytes = Buffer.allocUnsafe(256);
   private readonly body = new ByteWriter(4096);
   private blobBase = -1;
   /** docs of the pending block's inline terms, in term order */
@@ -85,8 +88,7 @@ export class TermDictWriter {
 
   /** Adds the next term (ascending) of a field whose postings are derived from its ordinals. */
   addDerived(term: string, docFreq: number): void {
-    const e = this.entry;
-    e.clear();
+    const e = this.entries;
     e.varint(docFreq);
     this.push(term);
   }
@@ -96,8 +98,7 @@ export class TermDictWriter {
     if (this.derived) throw new Error('derived postings take no blob');
     if (docFreq <= INLINE_MAX_DOCS) throw new Error(`a term of ${docFreq} docs is inline`);
     if (this.blobBase < 0) this.blobBase = blobOffset;
-    const e = this.entry;
-    e.clear();
+    const e = this.entries;
     e.varint(docFreq);
     e.varint(docsLen * 2 + docsMode);
     if (this.hasPositions) e.varint(posLen * 2 + posMode);
@@ -115,8 +116,7 @@ export class TermDictWriter {
    */
   addInline(term: string, docs: Uint32Array, postings: { offsets: Uint32Array; positions: Uint32Array } | null): void {
     if (docs.length === 0 || docs.length > INLINE_MAX_DOCS) throw new Error(`${docs.length} docs cannot be inline`);
-    const e = this.entry;
-    e.clear();
+    const e = this.entries;
     e.varint(docs.length);
     for (let k = 0; k < docs.length; k++) {
       if (k > 0 && docs[k]! <= docs[k - 1]!) throw new Error('doc ids not strictly increasing');
@@ -139,7 +139,7 @@ export class TermDictWriter {
 
   private push(term: string): void {
     this.pending.push(term);
-    this.entries.push(this.entry.toBytes());
+    this.entryEnds.push(this.entries.length);
     this.numTerms++;
     if (this.pending.length === TERMS_PER_BLOCK) this.flushBlock();
   }
@@ -153,23 +153,36 @@ export class TermDictWriter {
     b.varint(terms.length);
     // a block of single-doc terms has no blob: its base is never used
     b.varint(Math.max(0, this.blobBase));
-    let prev: Buffer = Buffer.alloc(0);
+    const encoding = enc === UTF8 ? 'utf8' : 'utf16le';
+    const entries = this.entries.raw();
+    let prevLength = 0;
     for (let i = 0; i < terms.length; i++) {
-      const cur = encodeString(terms[i]!, enc);
-      const max = Math.min(prev.length, cur.length);
+      const term = terms[i]!;
+      // at most 3 bytes a code unit: room enough without measuring
+      if (term.length * 3 > this.termBytes.length) {
+        this.termBytes = Buffer.allocUnsafe(term.length * 3);
+        const prev = Buffer.allocUnsafe(term.length * 3);
+        this.prevBytes.copy(prev, 0, 0, prevLength);
+        this.prevBytes = prev;
+      }
+      const cur = this.termBytes;
+      const prev = this.prevBytes;
+      const length = cur.write(term, 0, encoding);
+      const max = Math.min(prevLength, length);
       let shared = 0;
       while (shared < max && prev[shared] === cur[shared]) shared++;
       b.varint(shared);
-      const suffix = cur.subarray(shared);
-      if (enc === UTF8 && isHexText(suffix)) {
-        b.varint(suffix.length * 2 + 1);
-        packHex(b, suffix);
+      if (enc === UTF8 && isHexText(cur, shared, length)) {
+        b.varint((length - shared) * 2 + 1);
+        packHex(b, cur, shared, length);
       } else {
-        b.varint(suffix.length * 2);
-        b.bytes(suffix);
+        b.varint((length - shared) * 2);
+        b.bytesFrom(cur, shared, length);
       }
-      b.bytes(this.entries[i]!);
-      prev = cur;
+      b.bytesFrom(entries, i === 0 ? 0 : this.entryEnds[i - 1]!, this.entryEnds[i]!);
+      this.termBytes = prev;
+      this.prevBytes = cur;
+      prevLength = length;
     }
     if (this.inlineDocs.length > 0) packDocs(b, this.inlineDocs);
     const w = this.blocks;
@@ -187,7 +200,8 @@ export class TermDictWriter {
     this.lengths.push(w.length - start);
     this.crcs.push(checksum(w.raw().subarray(start, w.length)));
     this.pending = [];
-    this.entries.length = 0;
+    this.entries.clear();
+    this.entryEnds.length = 0;
     this.inlineDocs = [];
     this.blobBase = -1;
   }
@@ -401,17 +415,17 @@ const HEX_VALUE = new Int8Array(256).fill(-1);
 HEX_DIGITS.forEach((c, i) => (HEX_VALUE[c] = i));
 
 /** Only lowercase hex digits (numbers, ids, hashes: most of a log's one-off tokens). */
-function isHexText(bytes: Uint8Array): boolean {
-  if (bytes.length < 2) return false;
-  for (let i = 0; i < bytes.length; i++) if (HEX_VALUE[bytes[i]!]! < 0) return false;
+function isHexText(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start < 2) return false;
+  for (let i = start; i < end; i++) if (HEX_VALUE[bytes[i]!]! < 0) return false;
   return true;
 }
 
-/** Two hex digits per byte, the first in the low nibble. */
-function packHex(out: ByteWriter, bytes: Uint8Array): void {
-  for (let i = 0; i < bytes.length; i += 2) {
+/** Two hex digits of bytes [start, end) per byte, the first in the low nibble. */
+function packHex(out: ByteWriter, bytes: Uint8Array, start: number, end: number): void {
+  for (let i = start; i < end; i += 2) {
     const lo = HEX_VALUE[bytes[i]!]!;
-    const hi = i + 1 < bytes.length ? HEX_VALUE[bytes[i + 1]!]! : 0;
+    const hi = i + 1 < end ? HEX_VALUE[bytes[i + 1]!]! : 0;
     out.u8(lo | (hi << 4));
   }
 }
