@@ -11,6 +11,8 @@ import type { BulkAction } from './parse-bulk.js';
 import { writeStatus, writtenHead, WRITTEN_TERM, writtenResultPart, WRITTEN_VERSION } from './written-fields.js';
 
 const COMMA = 0x2c;
+/** room before the items for `{"took":…,"errors":…,"items":[` (took below 10^15 ms) */
+const HEAD_ROOM = 64;
 const QUOTE = 0x22;
 
 /** True when JSON writes the string as it is: printable ASCII without quote or backslash. */
@@ -25,7 +27,8 @@ const VERSION = Buffer.from(WRITTEN_VERSION, 'latin1');
 
 export class BulkResponseWriter {
   private buf: Buffer;
-  private at = 0;
+  /** items are written from HEAD_ROOM on; the head goes right before them at the end */
+  private at = HEAD_ROOM;
   private items = 0;
   /** `{"<action>":{"_index":<index>,"_type":"_doc","_id":` of the last item written */
   private headAction = '';
@@ -37,7 +40,7 @@ export class BulkResponseWriter {
   private tail = Buffer.alloc(0);
 
   constructor(expectedItems: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(1024, expectedItems * 220));
+    this.buf = Buffer.allocUnsafe(HEAD_ROOM + Math.max(1024, expectedItems * 220));
   }
 
   /** Appends the item of a successful write. */
@@ -81,15 +84,15 @@ export class BulkResponseWriter {
     this.at += this.buf.write(item, this.at, 'utf8');
   }
 
-  /** The whole answer. */
+  /** The whole answer: a view of the buffer the items were written to (no copy of them). */
   finish(tookMs: number, errors: boolean): Buffer {
-    const head = Buffer.from(`{"took":${tookMs},"errors":${errors},"items":[`, 'latin1');
-    const out = Buffer.allocUnsafe(head.length + this.at + 2);
-    head.copy(out, 0);
-    this.buf.copy(out, head.length, 0, this.at);
-    out[out.length - 2] = 0x5d; // ]
-    out[out.length - 1] = 0x7d; // }
-    return out;
+    const head = `{"took":${tookMs},"errors":${errors},"items":[`;
+    this.reserve(2);
+    this.buf[this.at++] = 0x5d; // ]
+    this.buf[this.at++] = 0x7d; // }
+    const start = HEAD_ROOM - head.length;
+    this.buf.write(head, start, 'latin1');
+    return this.buf.subarray(start, this.at);
   }
 
   private separate(): void {
