@@ -10,7 +10,7 @@ export type { Properties, MappingEntry } from './mapping/index.js';
 export type { IndexShard } from './shard/index-shard.js';
 export { executeSearch, mergeSearchResults } from './search/index.js';
 export { AggregationService, TimeZone } from './aggregations/index.js';
-export type { AggregationRequest, AggregationServiceOptions, AggSpec, AggResult } from './aggregations/index.js';
+export type { AggregationRequest, AggregationServiceOptions, AggSpec, AggResult, PartialWire } from './aggregations/index.js';
 export { QueryPool } from './query-pool/index.js';
 export type { QueryPoolEvents } from './query-pool/index.js';
 export { nextMerge, DEFAULT_MERGE_POLICY } from './compaction/index.js';
