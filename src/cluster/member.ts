@@ -6,7 +6,8 @@
  * passes without a renewal.
  */
 import type { ClusterConfig } from '../config/index.js';
-import type { Metastore, NodeRecord } from '../metastore/index.js';
+import { ServiceUnavailableError } from '../common/index.js';
+import type { Metastore, NodeRecord, PlacementRecord } from '../metastore/index.js';
 import { processFigures, type Logger } from '../observability/index.js';
 import { planPlacements } from './placement.js';
 
@@ -91,7 +92,9 @@ export class ClusterMember {
   }
 
   private tick(): Promise<void> {
-    this.ticking = this.beat().catch((err: unknown) => this.opts.logger.warn({ err }, 'cluster heartbeat failed; retrying at the next one'));
+    this.ticking = this.beat()
+      .catch((err: unknown) => this.opts.logger.warn({ err }, 'cluster heartbeat failed; retrying at the next one'))
+      .then(() => this.afterBeat());
     return this.ticking;
   }
 
@@ -117,18 +120,60 @@ export class ClusterMember {
     if (attempt.held) await this.placeIndexes();
   }
 
-  /** Places indexes that have no cache node yet; written only while the lease is held. */
-  private async placeIndexes(): Promise<void> {
+  private async afterBeat(): Promise<void> {
+    for (const listener of this.beatListeners) {
+      await listener().catch((err: unknown) => this.opts.logger.warn({ err }, 'work after the heartbeat failed; retrying at the next one'));
+    }
+  }
+
+  private readonly beatListeners: Array<() => Promise<void>> = [];
+
+  /** Runs `listener` after each heartbeat (a failure is logged; the next heartbeat runs it again). */
+  onHeartbeat(listener: () => Promise<void>): void {
+    this.beatListeners.push(listener);
+  }
+
+  /**
+   * Places an index that has none on the live cache node holding the fewest (an index a request
+   * is about to create), as the lease holder; the index's placement after it, whoever made it.
+   */
+  async placeNow(index: string): Promise<PlacementRecord> {
     const { metastore } = this.opts;
+    if (!this.isCoordinatorLeader) throw new ServiceUnavailableError(`node [${this.nodeId}] does not hold the coordinator lease`);
+    const [placements, nodes] = await Promise.all([metastore.placements.listPlacements(), metastore.nodes.liveNodes()]);
+    const found = placements.find((p) => p.index === index);
+    if (found !== undefined) return found;
+    const cacheNodes = nodes.filter((n) => n.roles.includes('cache')).map((n) => n.id);
+    const counted = placements.map((p) => p.index);
+    const change = planPlacements([...counted, index], placements, cacheNodes);
+    const mine = change.place.filter((p) => p.index === index);
+    if (mine.length === 0) throw new ServiceUnavailableError(`no live cache node to place index [${index}] on`);
+    if (!(await metastore.placements.applyAsLeaseHolder(COORDINATOR_LEASE, this.nodeId, { place: mine, remove: [] }))) {
+      throw new ServiceUnavailableError(`node [${this.nodeId}] lost the coordinator lease`);
+    }
+    const placed = (await metastore.placements.listPlacements()).find((p) => p.index === index);
+    if (placed === undefined) throw new ServiceUnavailableError(`index [${index}] could not be placed`);
+    return placed;
+  }
+
+  /**
+   * Places indexes that have no cache node yet, and with a shared write-ahead log volume moves
+   * the indexes of dead cache nodes to live ones; written only while the lease is held.
+   */
+  private async placeIndexes(): Promise<void> {
+    const { metastore, config } = this.opts;
     const [indexes, placements, nodes] = await Promise.all([metastore.indexes.listIndexes(), metastore.placements.listPlacements(), metastore.nodes.liveNodes()]);
     const cacheNodes = nodes.filter((n) => n.roles.includes('cache')).map((n) => n.id);
     const change = planPlacements(
       indexes.map((i) => i.name),
       placements,
       cacheNodes,
+      // placedAtMs is the database's clock: the grace is long enough for clocks that disagree
+      { moveFromDead: config.sharedWalDir !== undefined, nowMs: Date.now(), graceMs: Math.max(60_000, 4 * config.leaseMs) },
     );
-    if (change.place.length === 0 && change.remove.length === 0) return;
+    if (change.place.length === 0 && change.remove.length === 0 && (change.move?.length ?? 0) === 0) return;
     const applied = await metastore.placements.applyAsLeaseHolder(COORDINATOR_LEASE, this.nodeId, change);
+    if (applied && (change.move?.length ?? 0) > 0) this.opts.logger.info({ moved: change.move }, 'indexes of dead cache nodes moved');
     if (applied) this.opts.logger.debug({ placed: change.place, removed: change.remove }, 'index placements changed');
   }
 }

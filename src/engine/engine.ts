@@ -31,7 +31,7 @@ import { openSegment } from './segment/index.js';
 import { ShardWriteBatch, WalRecordReader, type ScannedDocument } from './ingest/index.js';
 import { IndexShard, type KeyEntry, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
-import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
+import { AliasTable, type AliasLink, type EngineCatalog, type IndexRecord, type SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
 import { IndexMapping, type MappingEntry } from './mapping/index.js';
 import { FLUSH_THREAD_NAME, SegmentWriterPool } from './segment-writer-pool/index.js';
@@ -123,13 +123,6 @@ export interface IndexDefaults {
   initFor(name: string): Promise<NewIndexInit>;
   /** runs once an index created on demand exists (template aliases); reports its own failures */
   created?(name: string): Promise<void>;
-}
-
-/** One alias → index link, as the catalog holds it. */
-export interface AliasLink {
-  alias: string;
-  index: string;
-  isWriteIndex: boolean | null;
 }
 
 export type WriteOutcome =
@@ -431,54 +424,25 @@ export class Engine {
     }
   }
 
-  /** alias → indexes; kept in step with the catalog by whoever changes aliases */
-  private aliases: ReadonlyMap<string, readonly string[]> = new Map();
+  /** kept in step with the catalog by whoever changes aliases */
+  private readonly aliases = new AliasTable();
 
   aliasMap(): ReadonlyMap<string, readonly string[]> {
-    return this.aliases;
+    return this.aliases.map();
   }
 
   setAliasMap(aliases: ReadonlyMap<string, readonly string[]>): void {
-    this.aliases = aliases;
+    this.aliases.setMap(aliases);
   }
-
-  /** alias → its write index, or null when it has none (see writeIndexFor) */
-  private writeIndexes: ReadonlyMap<string, string | null> = new Map();
 
   /** Replaces the alias table with the catalog's links: the alias map and each alias' write index. */
   setAliases(links: readonly AliasLink[]): void {
-    const byAlias = new Map<string, AliasLink[]>();
-    for (const link of links) {
-      let list = byAlias.get(link.alias);
-      if (!list) byAlias.set(link.alias, (list = []));
-      list.push(link);
-    }
-    const map = new Map<string, string[]>();
-    const writes = new Map<string, string | null>();
-    for (const [alias, list] of byAlias) {
-      map.set(alias, list.map((l) => l.index).sort());
-      // as in Elasticsearch: the flagged index, else the only index unless it is flagged false
-      const flagged = list.find((l) => l.isWriteIndex === true);
-      const only = list.length === 1 && list[0]!.isWriteIndex !== false ? list[0]!.index : null;
-      writes.set(alias, flagged?.index ?? only);
-    }
-    this.aliases = map;
-    this.writeIndexes = writes;
+    this.aliases.set(links);
   }
 
   /** The index a write addressed to `name` goes to: `name` itself, or the write index of the alias `name`. */
   writeIndexFor(name: string): string {
-    if (!this.aliases.has(name) || this.shards.has(name)) return name;
-    const target = this.writeIndexes.get(name);
-    if (target === undefined) {
-      const indexes = this.aliases.get(name)!;
-      if (indexes.length === 1) return indexes[0]!;
-    } else if (target !== null) {
-      return target;
-    }
-    throw new BadRequestError(
-      `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
-    );
+    return this.aliases.writeIndexFor(name, this.shards.has(name));
   }
 
   private indexDefaults: IndexDefaults | undefined;

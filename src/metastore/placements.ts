@@ -21,6 +21,8 @@ export interface PlacementChange {
   place: ReadonlyArray<{ index: string; nodeId: string }>;
   /** placements to drop (their index no longer exists) */
   remove: readonly string[];
+  /** indexes to move from a node (that died) to another; a placement changed meanwhile stays */
+  move?: ReadonlyArray<{ index: string; from: string; nodeId: string }>;
 }
 
 export class PlacementRepository {
@@ -58,6 +60,14 @@ export class PlacementRepository {
           .insertInto('placements')
           .values({ index_name: index, node_id: nodeId, lease_epoch: Number(lease.epoch), placed_at_ms: now })
           .onConflict((oc) => oc.column('index_name').doNothing())
+          .execute();
+      }
+      for (const { index, from, nodeId } of change.move ?? []) {
+        await trx
+          .updateTable('placements')
+          .set({ node_id: nodeId, lease_epoch: Number(lease.epoch), placed_at_ms: now })
+          .where('index_name', '=', index)
+          .where('node_id', '=', from)
           .execute();
       }
       return true;
