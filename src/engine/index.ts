@@ -5,7 +5,7 @@
  */
 export { Engine } from './engine.js';
 export type { EngineOptions, WriteOp, WriteOutcome, WriteAction, WriteResult, UpdateRequest, FoundDocument, NewIndexInit, IndexDefaults } from './engine.js';
-export { toProperties, MAPPING_RESPONSE_MAX_FIELDS } from './mapping/index.js';
+export { toProperties, MAPPING_RESPONSE_MAX_FIELDS, IndexMapping } from './mapping/index.js';
 export type { Properties, MappingEntry } from './mapping/index.js';
 export type { IndexShard } from './shard/index-shard.js';
 export { executeSearch, mergeSearchResults } from './search/index.js';
