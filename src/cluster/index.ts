@@ -11,3 +11,4 @@ export { planPlacements, type PlacementOptions } from './placement.js';
 export { InternalClient, remoteError, type InternalRequest, type InternalResponse } from './internal-client.js';
 export { ClusterRouting, type ClusterRoutingOptions, type RoutingSnapshot } from './routing.js';
 export { targetOrder, type SearchPartRequest, type SearchPartResponse } from './search-parts.js';
+export { CacheHoldings } from './cache-holdings.js';

@@ -14,7 +14,7 @@ export interface SearchPartRequest {
   /** those the asked node answers for */
   held: string[];
   /** the URL parameters and body of the search, parsed again by the node */
-  params: Record<string, string>;
+  params: Record<string, string | string[]>;
   body?: Record<string, unknown>;
   /** `now` of the search, the same on every node */
   nowMs: number;

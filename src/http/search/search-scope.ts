@@ -20,7 +20,7 @@ export interface SearchScope {
 
 const KEYWORD_SUFFIX = '.keyword';
 /** sort keys that need no mapping */
-const BUILTIN_SORT_FIELDS = new Set(['_score', '_doc', '_id', '_ts', '_lid']);
+export const BUILTIN_SORT_FIELDS: ReadonlySet<string> = new Set(['_score', '_doc', '_id', '_ts', '_lid']);
 
 export function resolveScope(engine: Engine, access: AccessContext, expression: string | undefined, params: QueryParams): SearchScope {
   const indices = readableIndices(engine, access, expression, params);

@@ -1,0 +1,52 @@
+/**
+ * The indexes a cache node of a cluster holds: those the placement table puts on it. Read at
+ * start (the engine opens only these) and after every heartbeat, when indexes placed here since
+ * (new ones, or moved from a cache node that died) are opened. With SVC_SHARED_WAL_DIR, each
+ * cache node's write-ahead log is `<dir>/<node id>`, and the logs of nodes that are not live
+ * are where a moved index's unflushed writes are recovered from.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Metastore } from '../metastore/index.js';
+
+export class CacheHoldings {
+  private held = new Set<string>();
+
+  constructor(
+    private readonly metastore: Metastore,
+    private readonly nodeId: string,
+    private readonly sharedWalDir: string | undefined,
+  ) {}
+
+  /** Reads this node's placements; the names placed here since the last read. */
+  async refresh(): Promise<string[]> {
+    const mine = (await this.metastore.placements.listPlacements()).filter((p) => p.nodeId === this.nodeId).map((p) => p.index);
+    const added = mine.filter((index) => !this.held.has(index));
+    this.held = new Set(mine);
+    return added;
+  }
+
+  holds(index: string): boolean {
+    return this.held.has(index);
+  }
+
+  /** This node's write-ahead log directory; undefined: the data directory's. */
+  walDir(): string | undefined {
+    return this.sharedWalDir === undefined ? undefined : path.join(path.resolve(this.sharedWalDir), this.nodeId);
+  }
+
+  /**
+   * Logs of the shared volume whose nodes are not live (a live node's log is being written, and
+   * an index moves only from a dead one).
+   */
+  async foreignWalDirs(): Promise<string[]> {
+    if (this.sharedWalDir === undefined) return [];
+    const root = path.resolve(this.sharedWalDir);
+    const live = new Set((await this.metastore.nodes.liveNodes()).map((n) => n.id));
+    const entries = await fs.promises.readdir(root, { withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((e) => e.isDirectory() && e.name !== this.nodeId && !live.has(e.name))
+      .map((e) => path.join(root, e.name))
+      .sort();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The Elasticsearch API of the api role in a cluster whose data is on other processes: writes
+ * routed to the cache node holding each index, searches spread over the cache nodes and merged,
+ * everything else sent whole to one cache node. A process running every role does not use it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { installAuth } from '../auth-hook.js';
+import { clusterSecretPolicy } from '../cluster-policy.js';
+import { esErrorBody } from '../error-render.js';
+import { registerProbeRoutes } from '../routes/root.js';
+import { createServer } from '../server.js';
+import type { RoutedApiDeps } from './deps.js';
+import { forwardRequest } from './forward.js';
+import { registerRoutedBulk } from './routed-bulk.js';
+import { registerRoutedSearch } from './routed-search.js';
+
+export type { RoutedApiDeps } from './deps.js';
+
+/** `internalRoutes` registers this process's internal routes (after the auth hook, like every route). */
+export function buildRoutedApi(deps: RoutedApiDeps, internalRoutes: (app: FastifyInstance) => void): FastifyInstance {
+  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes });
+  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
+  registerProbeRoutes(app, deps);
+  registerRoutedBulk(app, deps);
+  registerRoutedSearch(app, deps);
+  internalRoutes(app);
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith('/_internal/')) {
+      const reason = `no handler found for uri [${request.url}] and method [${request.method}]`;
+      return reply.code(400).send(esErrorBody('illegal_argument_exception', reason, 400));
+    }
+    return forwardRequest(deps, request, reply);
+  });
+  return app;
+}
