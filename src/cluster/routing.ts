@@ -39,6 +39,20 @@ export class ClusterRouting {
 
   constructor(private readonly opts: ClusterRoutingOptions) {}
 
+  /**
+   * Forgets the snapshot, so that the next request reads the catalog again: after a request
+   * through this process created an index, its next searches see it (other processes within
+   * maxAgeMs).
+   */
+  invalidate(): void {
+    this.snapshot = undefined;
+  }
+
+  /** Whether the catalog as last read has this index. */
+  knows(index: string): boolean {
+    return this.snapshot?.indexes.includes(index) ?? false;
+  }
+
   /** The snapshot, read again when older than maxAgeMs (or always with `fresh`). */
   async current(fresh = false): Promise<RoutingSnapshot> {
     const s = this.snapshot;

@@ -6,9 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { installAuth } from '../auth-hook.js';
 import { clusterSecretPolicy } from '../cluster-policy.js';
-import { esErrorBody } from '../error-render.js';
 import { registerProbeRoutes } from '../routes/root.js';
-import { createServer } from '../server.js';
+import { createServer, noHandler } from '../server.js';
 import type { RoutedApiDeps } from './deps.js';
 import { forwardRequest } from './forward.js';
 import { registerRoutedBulk } from './routed-bulk.js';
@@ -18,18 +17,15 @@ export type { RoutedApiDeps } from './deps.js';
 
 /** `internalRoutes` registers this process's internal routes (after the auth hook, like every route). */
 export function buildRoutedApi(deps: RoutedApiDeps, internalRoutes: (app: FastifyInstance) => void): FastifyInstance {
-  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes });
+  const app = createServer({
+    logger: deps.logger,
+    maxBodyBytes: deps.config.maxBulkBytes,
+    notFound: async (request, reply) => (request.url.startsWith('/_internal/') ? noHandler(request, reply) : forwardRequest(deps, request, reply)),
+  });
   installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
   registerProbeRoutes(app, deps);
   registerRoutedBulk(app, deps);
   registerRoutedSearch(app, deps);
   internalRoutes(app);
-  app.setNotFoundHandler(async (request, reply) => {
-    if (request.url.startsWith('/_internal/')) {
-      const reason = `no handler found for uri [${request.url}] and method [${request.method}]`;
-      return reply.code(400).send(esErrorBody('illegal_argument_exception', reason, 400));
-    }
-    return forwardRequest(deps, request, reply);
-  });
   return app;
 }

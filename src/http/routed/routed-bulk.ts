@@ -46,13 +46,20 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
   const rendered: string[] = new Array(items.length);
   let anyError = false;
   const parts = new Map<string, Part>();
+  const owners = new Map<string, { index: string; url: string }>();
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     try {
       const denied = item.error ?? bulkItemForbidden(access, item.index);
       if (denied) throw denied;
-      const index = await deps.routing.writeIndexFor(item.index);
-      const url = (await deps.routing.ownerUrl(index, true))!;
+      // shippers send many items of one index: it is looked up once per request
+      let owner = owners.get(item.index);
+      if (owner === undefined) {
+        const index = await deps.routing.writeIndexFor(item.index);
+        owner = { index, url: (await deps.routing.ownerUrl(index, true))! };
+        owners.set(item.index, owner);
+      }
+      const { index, url } = owner;
       let part = parts.get(url);
       if (!part) parts.set(url, (part = { items: [], indexes: new Set() }));
       part.items.push(i);
@@ -87,6 +94,7 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
       part.items.forEach((i, k) => (rendered[i] = answered[k]!));
     }),
   );
+  if ([...parts.values()].some((p) => [...p.indexes].some((index) => !deps.routing.knows(index)))) deps.routing.invalidate();
   const took = Math.round(performance.now() - started);
   return `{"took":${took},"errors":${anyError},"items":[${rendered.join(',')}]}`;
 }
