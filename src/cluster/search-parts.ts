@@ -20,6 +20,12 @@ export interface SearchPartRequest {
   nowMs: number;
   /** send back the mappings of the held indexes (for `fields`, highlighting, sort checks) */
   withMappings: boolean;
+  /**
+   * A scroll: without `id`, the node pins its segments as they are now and answers with the id
+   * of that view; with it, the next page of that view after the sort values `after` (the last
+   * hit of the merged previous page).
+   */
+  scroll?: { keepAliveMs: number; id?: string; after?: unknown[] };
 }
 
 export interface SearchPartResponse {
@@ -32,6 +38,8 @@ export interface SearchPartResponse {
   aggregations?: PartialWire[] | null;
   /** index → IndexMapping.toJSON() */
   mappings?: Record<string, unknown>;
+  /** the node's view of a scroll opened by this request */
+  scrollId?: string;
 }
 
 /**

@@ -2,15 +2,15 @@
  * The same writes, searches and aggregations against one process and against a cluster of
  * separate processes on one real PostgreSQL (a coordinator with the api role, an api process,
  * two cache nodes): the indexes are spread over the cache nodes, bulk bodies are split by the
- * node holding each item's index, searches are spread and merged, and every answer is the one
- * the single process gives.
+ * node holding each item's index, searches and scrolls are spread and merged, and every answer
+ * is the one the single process gives.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fs from 'node:fs';
 import { exited, request, spawnNode, tempDir, waitReady, type ChildNode } from '../support/node.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
-import { answersOf, bulk, bulkBody, documentWrites, INDEXES } from './support/same-answers.js';
+import { answersOf, bulk, bulkBody, documentWrites, INDEXES, scrollPages } from './support/same-answers.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const WITH_SECRET = { headers: { 'x-svc-cluster-secret': SECRET } };
@@ -92,4 +92,8 @@ test('a split cluster answers writes, searches and aggregations as one process d
     const actual = await answersOf(url);
     for (const name of Object.keys(expected)) assert.deepEqual(actual[name], expected[name], name);
   }
+  // scrolls page through the same hits
+  const pages = await scrollPages(single.url);
+  assert.ok(pages.length > 20);
+  assert.deepEqual(await scrollPages(api.url), pages);
 });

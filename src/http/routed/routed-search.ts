@@ -8,23 +8,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessContext } from '../../auth/index.js';
 import { BadRequestError } from '../../common/index.js';
-import type { SearchPartRequest, SearchPartResponse } from '../../cluster/index.js';
-import { IndexMapping, mergeSearchResults, type SearchResult } from '../../engine/index.js';
-import { aggregationService, parseSearchAggregations, renderAggregations } from '../aggregations/index.js';
+import type { SearchResult } from '../../engine/index.js';
 import { accessOf } from '../auth-hook.js';
 import { renderError } from '../error-render.js';
 import { sendJsonText } from '../json-reply.js';
 import type { QueryParams } from '../query-params.js';
 import { bodyBuffer, jsonObjectBody } from '../request-body.js';
 import { bodyOf } from '../search/get-body.js';
-import type { FieldTypeLookup } from '../search/hit-fields.js';
 import { concurrencyOf, itemParams } from '../search/msearch-route.js';
 import { parseMsearchBody } from '../search/msearch-request.js';
-import { checkUrlOptions, toSearchRequest, type EsSearch } from '../search/search-request.js';
+import { checkUrlOptions } from '../search/search-request.js';
 import { renderSearchResponse } from '../search/search-response.js';
-import { BUILTIN_SORT_FIELDS, checkAgainstMappings } from '../search/search-scope.js';
-import { readableIndices } from '../search/target-indices.js';
 import type { RoutedApiDeps } from './deps.js';
+import { mergeParts, prepare, searchParts } from './routed-parts.js';
+import { openRoutedScroll, registerRoutedScrollRoutes, RoutedScrollStore } from './routed-scroll.js';
 
 type SearchHttpRequest = FastifyRequest<{ Params: { index?: string; type?: string }; Querystring: QueryParams }>;
 
@@ -32,16 +29,23 @@ type SearchHttpRequest = FastifyRequest<{ Params: { index?: string; type?: strin
 const COUNT_BODY_KEYS = new Set(['query']);
 
 export function registerRoutedSearch(app: FastifyInstance, deps: RoutedApiDeps): void {
-  const search = async (request: SearchHttpRequest, reply: FastifyReply) => {
+  const scrolls = new RoutedScrollStore(deps.config.maxOpenScrolls);
+  app.addHook('onClose', async () => scrolls.close());
+  registerRoutedScrollRoutes(app, deps, scrolls);
+  const searchRoute = async (request: SearchHttpRequest, reply: FastifyReply) => {
     const started = performance.now();
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
-    if (request.query.scroll !== undefined) throw new BadRequestError('scroll searches are not supported by the api role of a split cluster yet');
-    const { text } = await routedSearch(deps, accessOf(request), request.query, request.params.index, body, started);
+    const access = accessOf(request);
+    if (request.query.scroll !== undefined) {
+      const routed = await prepare(deps, access, request.query, request.params.index, body);
+      return sendJsonText(reply, await openRoutedScroll(deps, scrolls, access, routed, started));
+    }
+    const { text } = await routedSearch(deps, access, request.query, request.params.index, body, started);
     return sendJsonText(reply, text);
   };
   for (const path of ['/_search', '/:index/_search', '/:index/:type/_search', '/:index/_doc/_search']) {
-    app.get(path, search);
-    app.post(path, search);
+    app.get(path, searchRoute);
+    app.post(path, searchRoute);
   }
   const count = async (request: SearchHttpRequest) => {
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
@@ -102,55 +106,10 @@ async function routedSearch(
   body: Record<string, unknown> | undefined,
   startedMs: number,
 ): Promise<{ text: string; result: SearchResult; shards: number }> {
-  const search = toSearchRequest(params, body, deps.config.queryTimeoutMs);
-  const aggregations = parseSearchAggregations(search);
-  const snapshot = await deps.routing.current();
-  const indices = readableIndices({ indexNames: () => snapshot.indexes, aliasMap: () => snapshot.aliases.map() }, access, expression, params);
-  const nowMs = search.request.nowMs ?? Date.now();
-  const owners = await deps.routing.byOwner(indices);
-  const withMappings = needsMappings(search);
-  const parts = await Promise.all(
-    [...owners].map(([url, held]) => {
-      const part: SearchPartRequest = { indices, held, params: stringParams(params), ...(body === undefined ? {} : { body }), nowMs, withMappings };
-      return deps.client.json<SearchPartResponse>(url, '/_internal/search', part);
-    }),
-  );
-  const mappings = new Map<string, IndexMapping>();
-  for (const part of parts) for (const [index, json] of Object.entries(part.mappings ?? {})) mappings.set(index, IndexMapping.fromJSON(json));
-  const typeOf: FieldTypeLookup = (index, field) => mappings.get(index)?.fieldType(field);
-  checkAgainstMappings(search, indices, typeOf);
-  const result = mergeSearchResults(parts, search.request);
-  let aggregationsJson: string | undefined;
-  if (aggregations !== undefined) {
-    const results = aggregationService(deps).reduceParts(
-      { query: search.aggregationQuery, aggs: aggregations.specs, nowMs },
-      parts.map((p) => p.aggregations ?? null),
-      indices.length,
-    );
-    aggregationsJson = renderAggregations(aggregations.views, results, search.typedKeys);
-  }
-  const text = renderSearchResponse(result, {
-    tookMs: Math.round(performance.now() - startedMs),
-    shards: indices.length,
-    search,
-    typeOf,
-    ...(aggregationsJson === undefined ? {} : { aggregationsJson }),
-  });
-  return { text, result, shards: indices.length };
+  const routed = await prepare(deps, access, params, expression, body);
+  const { parts, typeOf } = await searchParts(deps, routed);
+  const result = mergeParts(deps, routed, parts, routed.search.request);
+  const text = renderSearchResponse(result, { tookMs: Math.round(performance.now() - startedMs), shards: routed.indices.length, search: routed.search, typeOf });
+  return { text, result, shards: routed.indices.length };
 }
 
-/** Whether rendering or checking the search needs the indexes' field types. */
-function needsMappings(search: EsSearch): boolean {
-  return (
-    search.docvalueFields.length > 0 ||
-    search.fetchFields.length > 0 ||
-    search.highlight !== undefined ||
-    search.request.sort.some((k) => !BUILTIN_SORT_FIELDS.has(k.field) && !search.unmappedSortFields.has(k.field))
-  );
-}
-
-function stringParams(params: QueryParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) out[k] = v;
-  return out;
-}

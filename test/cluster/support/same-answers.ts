@@ -130,3 +130,24 @@ export async function documentWrites(url: string): Promise<unknown[]> {
   await call('/logs-b/_doc/d1', 'GET');
   return answers;
 }
+
+/** Every page of scrolls over the indexes (newest first, and by a field), without the scroll ids; then the scroll is cleared. */
+export async function scrollPages(url: string, anyArrivalOrder = false): Promise<unknown[]> {
+  const drop = new Set(anyArrivalOrder ? [...ARRIVAL_FIELDS, '_scroll_id'] : ['_scroll_id']);
+  const out: unknown[] = [];
+  for (const body of [{ size: 40, _source: ['seq'] }, { size: 33, sort: [{ status: 'asc' }], _source: ['seq', 'status'], aggs: { l: { terms: { field: 'level' } } } }]) {
+    let page = await request<{ _scroll_id: string; hits: { hits: unknown[] } }>(`${url}/logs-*/_search?scroll=1m`, { body });
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    const id = page.body._scroll_id;
+    for (let n = 0; n < 100; n++) {
+      out.push(normalized(page.body, !('sort' in body), drop));
+      if (page.body.hits.hits.length === 0) break;
+      page = await request(`${url}/_search/scroll`, { body: { scroll: '1m', scroll_id: id } });
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+    }
+    const cleared = await request(`${url}/_search/scroll/${id}`, { method: 'DELETE' });
+    out.push(cleared.body);
+    out.push((await request(`${url}/_search/scroll`, { body: { scroll: '1m', scroll_id: id } })).status);
+  }
+  return out;
+}
