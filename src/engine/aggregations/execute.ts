@@ -164,10 +164,11 @@ function* gather(
   };
   const specs = request.aggs;
   const byIndex = new Map<string, Array<{ target: SearchTarget; order: number }>>();
-  targets.forEach((target, order) => {
+  targets.forEach((target, place) => {
     let list = byIndex.get(target.index);
     if (!list) byIndex.set(target.index, (list = []));
-    list.push({ target, order });
+    // a target's place in a search spread over nodes is set on it (top_hits ties go by it)
+    list.push({ target, order: target.order ?? place });
   });
   const indexCount = indexCountOfSearch ?? byIndex.size;
   const wantsEmpty = specs.some(needsSegmentsWithoutMatches);
