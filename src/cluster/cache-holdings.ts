@@ -7,10 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ServiceUnavailableError } from '../common/index.js';
 import type { Metastore } from '../metastore/index.js';
 
 export class CacheHoldings {
   private held = new Set<string>();
+  /** indexes placed on other nodes */
+  private elsewhere = new Set<string>();
 
   constructor(
     private readonly metastore: Metastore,
@@ -20,10 +23,26 @@ export class CacheHoldings {
 
   /** Reads this node's placements; the names placed here since the last read. */
   async refresh(): Promise<string[]> {
-    const mine = (await this.metastore.placements.listPlacements()).filter((p) => p.nodeId === this.nodeId).map((p) => p.index);
+    const placements = await this.metastore.placements.listPlacements();
+    const mine = placements.filter((p) => p.nodeId === this.nodeId).map((p) => p.index);
     const added = mine.filter((index) => !this.held.has(index));
     this.held = new Set(mine);
+    this.elsewhere = new Set(placements.filter((p) => p.nodeId !== this.nodeId).map((p) => p.index));
     return added;
+  }
+
+  /**
+   * Refuses a request about indexes placed on another node (moved away while this node's lease
+   * lapsed, or a caller with an old placement), and any request once this node's own lease
+   * lapsed: the coordinator may be moving its indexes. The caller reads the placements again
+   * and retries.
+   */
+  async assertHeld(indexes: readonly string[], leaseLive: boolean): Promise<void> {
+    if (!leaseLive) throw new ServiceUnavailableError(`cache node [${this.nodeId}] has not renewed its lease; its indexes may be moving`);
+    if (indexes.every((i) => this.held.has(i))) return;
+    await this.refresh();
+    const moved = indexes.find((i) => this.elsewhere.has(i));
+    if (moved !== undefined) throw new ServiceUnavailableError(`index [${moved}] is held by another cache node`);
   }
 
   holds(index: string): boolean {

@@ -50,6 +50,17 @@ export class ClusterMember {
     return this.url;
   }
 
+  /** local time until which the membership row says this node is live */
+  private nodeLeaseDeadlineMs = 0;
+
+  /**
+   * True while this node's own membership lease is live: once it lapses, the coordinator may
+   * move the indexes of a cache node to another, so the node must take no more writes for them.
+   */
+  get holdsNodeLease(): boolean {
+    return Date.now() < this.nodeLeaseDeadlineMs;
+  }
+
   /** True while this process holds a live coordinator lease. */
   get isCoordinatorLeader(): boolean {
     return Date.now() < this.leaseDeadlineMs;
@@ -100,6 +111,7 @@ export class ClusterMember {
 
   private async beat(): Promise<void> {
     const { config, metastore } = this.opts;
+    const beatAtMs = Date.now();
     await metastore.nodes.heartbeat({
       id: this.nodeId,
       name: this.opts.nodeName,
@@ -109,6 +121,8 @@ export class ClusterMember {
       startedAtMs: this.startedAtMs,
       leaseMs: config.leaseMs,
     });
+    // counted from before the request: the database renewed the row no earlier than that
+    this.nodeLeaseDeadlineMs = beatAtMs + config.leaseMs;
     if (!config.roles.includes('coordinator')) return;
     const askedAtMs = Date.now();
     const attempt = await metastore.leases.tryAcquire(COORDINATOR_LEASE, this.nodeId, config.leaseMs);

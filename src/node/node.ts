@@ -71,7 +71,10 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     split && data !== undefined
       ? buildApi({ config, logger, metrics, engine: data.engine, lifecycle, rbac, org, metastore, queryPool: data.queryPool, cluster: member })
       : undefined;
-  const dataRoutes = data !== undefined && esApp !== undefined ? { engine: data.engine, queryPool: data.queryPool, metrics, config, esApp } : undefined;
+  const dataRoutes =
+    data !== undefined && esApp !== undefined && holdings !== undefined
+      ? { engine: data.engine, queryPool: data.queryPool, metrics, config, esApp, assertHeld: (indexes: readonly string[]) => holdings.assertHeld(indexes, member.holdsNodeLease) }
+      : undefined;
   let app: FastifyInstance;
   if (!split) {
     app = buildApi({ config, logger, metrics, engine: data!.engine, lifecycle, rbac, org, metastore, queryPool: data!.queryPool, cluster: member });

@@ -18,13 +18,20 @@ export const FORWARDED_HEADERS = ['authorization', 'content-type', 'x-opaque-id'
 /** response headers passed back */
 export const RETURNED_HEADERS = ['content-type', 'www-authenticate', 'warning'];
 
-export function registerForwardRoute(app: FastifyInstance, deps: { engine: Engine; esApp: FastifyInstance }): void {
+/** Refuses requests about indexes this cache node does not hold (see CacheHoldings.assertHeld). */
+export interface CacheGuard {
+  assertHeld(indexes: readonly string[]): Promise<void>;
+}
+
+export function registerForwardRoute(app: FastifyInstance, deps: CacheGuard & { engine: Engine; esApp: FastifyInstance }): void {
   app.route({
     method: ['GET', 'POST', 'PUT', 'DELETE'],
     url: `${FORWARD_PREFIX}/*`,
     handler: async (request, reply) => {
       const indexes = request.headers[INDEXES_HEADER];
-      if (typeof indexes === 'string' && indexes !== '') await deps.engine.openIndexes(indexes.split(','));
+      const named = typeof indexes === 'string' && indexes !== '' ? indexes.split(',') : [];
+      await deps.assertHeld(named);
+      if (named.length > 0) await deps.engine.openIndexes(named);
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_HEADERS) {
         const v = request.headers[name];

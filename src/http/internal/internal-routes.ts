@@ -11,7 +11,7 @@ import { COORDINATOR_LEASE } from '../../cluster/index.js';
 import type { Config } from '../../config/index.js';
 import type { Metastore } from '../../metastore/index.js';
 import type { ClusterMembership } from '../deps.js';
-import { registerForwardRoute } from './forward-route.js';
+import { registerForwardRoute, type CacheGuard } from './forward-route.js';
 import { registerPlacementRoute } from './placement-route.js';
 import { registerSearchPartRoute, type SearchPartDeps } from './search-part-route.js';
 
@@ -20,7 +20,7 @@ export interface InternalRouteDeps {
   metastore: Metastore;
   cluster: ClusterMembership;
   /** the data of a cache node in a cluster: search parts and its Elasticsearch API for the api role */
-  data?: SearchPartDeps & { esApp: FastifyInstance };
+  data?: SearchPartDeps & CacheGuard & { esApp: FastifyInstance };
 }
 
 export function registerInternalRoutes(app: FastifyInstance, deps: InternalRouteDeps): void {

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { targetOrder, type SearchPartRequest, type SearchPartResponse } from '../../cluster/index.js';
 import type { SearchTarget } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
+import type { CacheGuard } from './forward-route.js';
 import { jsonObjectBody } from '../request-body.js';
 import { toSearchRequest } from '../search/search-request.js';
 import { runSearchPart } from '../search/search-scope.js';
@@ -20,11 +21,12 @@ export type SearchPartDeps = Pick<ApiDeps, 'engine' | 'queryPool' | 'metrics' | 
 /** scroll views of this node belong to the cluster's api role, which checks the caller */
 const CLUSTER_OWNER = '_cluster';
 
-export function registerSearchPartRoute(app: FastifyInstance, deps: SearchPartDeps): void {
+export function registerSearchPartRoute(app: FastifyInstance, deps: SearchPartDeps & CacheGuard): void {
   const scrolls = new ScrollStore({ maxOpen: deps.config.maxOpenScrolls });
   app.addHook('onClose', async () => scrolls.close());
   app.post('/_internal/search', async (request) => {
     const part = jsonObjectBody(request.body) as unknown as SearchPartRequest;
+    await deps.assertHeld(part.held);
     return searchPart(deps, scrolls, part);
   });
   app.delete('/_internal/scroll/:id', async (request) => {

@@ -37,7 +37,7 @@ export async function forwardRequest(deps: RoutedApiDeps, request: FastifyReques
     ...(body === undefined || body.length === 0 || request.method === 'HEAD' ? {} : { body }),
   });
   // the request may have created or deleted an index, or changed aliases
-  if (request.method !== 'GET' && request.method !== 'HEAD') deps.routing.invalidate();
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || res.status === 503) deps.routing.invalidate();
   for (const name of RETURNED_HEADERS) {
     const v = res.headers.get(name);
     if (v !== null) void reply.header(name, v);

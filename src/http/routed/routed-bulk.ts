@@ -88,6 +88,8 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
         anyError ||= errors;
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
+        // the node died or no longer holds the index: the retry reads the placements again
+        if (err.status === 503) deps.routing.invalidate();
         answered = part.items.map((i) => failedItem(items[i]!.action, items[i]!.index, items[i]!.id, err));
         anyError = true;
       }

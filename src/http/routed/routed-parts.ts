@@ -59,7 +59,13 @@ export async function searchParts(
         withMappings,
         ...(scroll === undefined ? {} : { scroll: scroll(url) }),
       };
-      return { ...(await deps.client.json<SearchPartResponse>(url, '/_internal/search', part)), url };
+      try {
+        return { ...(await deps.client.json<SearchPartResponse>(url, '/_internal/search', part)), url };
+      } catch (err) {
+        // the node died or no longer holds the index: the next search reads the placements again
+        if ((err as { status?: number }).status === 503) deps.routing.invalidate();
+        throw err;
+      }
     }),
   );
   const mappings = new Map<string, IndexMapping>();
