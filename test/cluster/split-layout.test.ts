@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fs from 'node:fs';
-import { exited, request, spawnNode, tempDir, waitReady, type ChildNode } from '../support/node.js';
+import path from 'node:path';
+import { exited, ndjson, request, spawnNode, tempDir, waitReady, type ChildNode } from '../support/node.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
 import { answersOf, bulk, bulkBody, documentWrites, INDEXES, scrollPages } from './support/same-answers.js';
 
@@ -33,13 +34,13 @@ after(async () => {
   await pgServer?.stop();
 });
 
-async function start(id: string, env: Record<string, string>): Promise<ChildNode> {
+async function start(id: string, env: Record<string, string>): Promise<ChildNode & { dir: string }> {
   const dir = tempDir(`svc-${id}-`);
   dirs.push(dir);
   const node = await spawnNode(dir, { SVC_NODE_ID: id, SVC_NODE_NAME: id, SVC_LOG_LEVEL: 'info', ...env });
   children.push(node);
   await waitReady(node.url);
-  return node;
+  return { ...node, dir };
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
@@ -63,7 +64,7 @@ test('a split cluster answers writes, searches and aggregations as one process d
   const single = await start('single', {});
   const coordinator = await start('coord', { ...cluster, SVC_ROLES: 'coordinator,api' });
   const api = await start('api', { ...cluster, SVC_ROLES: 'api' });
-  await start('cache-1', { ...cluster, SVC_ROLES: 'cache,storage' });
+  const cache1 = await start('cache-1', { ...cluster, SVC_ROLES: 'cache,storage' });
   await start('cache-2', { ...cluster, SVC_ROLES: 'cache' });
   await until('both cache nodes live', async () => {
     const view = (await request<{ nodes: Array<{ id: string; live: boolean }> }>(`${coordinator.url}/_internal/cluster`, WITH_SECRET)).body;
@@ -79,6 +80,33 @@ test('a split cluster answers writes, searches and aggregations as one process d
     assert.deepEqual(split.items, one.items);
   }
   assert.deepEqual(await documentWrites(api.url), await documentWrites(single.url));
+  // items that fail before any cache node, between items that go to both of them, in order
+  const mixed = ndjson([
+    { index: { _index: 'logs-a', _id: 'm1' } },
+    { n: 1, _ts: 1_700_000_000_000 },
+    { index: { _index: 'logs-b', _id: '' } },
+    { n: 2, _ts: 1_700_000_000_000 },
+    { update: { _index: 'logs-c', _id: 'd2' } },
+    { script: 'ctx._source.n = 1' },
+    { create: { _index: 'logs-b', _id: 'd5' } },
+    { n: 3, _ts: 1_700_000_000_000 },
+    { delete: { _index: 'logs-d', _id: 'd7' } },
+    { index: { _index: 'logs-c', _id: 'm2' } },
+    '{"not json',
+  ]);
+  const mixedSingle = await bulk(single.url, mixed);
+  const mixedSplit = await bulk(api.url, mixed);
+  assert.equal(mixedSplit.errors, true);
+  // index uuids are made at random in each layout
+  const withoutUuids = (items: unknown) => JSON.parse(JSON.stringify(items, (k, v: unknown) => (k === 'index_uuid' ? undefined : v))) as unknown;
+  assert.deepEqual(withoutUuids(mixedSplit.items), withoutUuids(mixedSingle.items));
+
+  // only cache nodes have a write-ahead log; their internal routes want the secret
+  assert.equal(fs.existsSync(path.join(api.dir, 'wal')), false);
+  assert.equal(fs.existsSync(path.join(coordinator.dir, 'wal')), false);
+  assert.equal((await request(`${cache1.url}/_internal/search`, { body: {} })).status, 401);
+  assert.equal((await request(`${cache1.url}/_internal/es/_search`)).status, 401);
+  assert.equal((await request(`${cache1.url}/_search`)).status, 400);
 
   // the indexes are spread over both cache nodes
   const placements = (await request<{ placements: Array<{ index: string; node_id: string }> }>(`${coordinator.url}/_internal/cluster`, WITH_SECRET)).body.placements;
