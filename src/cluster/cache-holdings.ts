@@ -10,6 +10,13 @@ import path from 'node:path';
 import { ServiceUnavailableError } from '../common/index.js';
 import type { Metastore } from '../metastore/index.js';
 
+/** What the holdings need of the engine. */
+export interface HeldEngine {
+  indexNames(): string[];
+  openIndexes(names: readonly string[]): Promise<void>;
+  dropIndex(name: string): Promise<void>;
+}
+
 export class CacheHoldings {
   private held = new Set<string>();
   /** indexes placed on other nodes */
@@ -29,6 +36,31 @@ export class CacheHoldings {
     this.held = new Set(mine);
     this.elsewhere = new Set(placements.filter((p) => p.nodeId !== this.nodeId).map((p) => p.index));
     return added;
+  }
+
+  /** Whether the index is placed on another node (as last read). */
+  placedElsewhere(index: string): boolean {
+    return this.elsewhere.has(index);
+  }
+
+  /** lease lapses of this node whose consequences were dealt with (see reconcile) */
+  private reconciledLapses = 0;
+
+  /**
+   * After a heartbeat: reads the placements, lets go of indexes moved to other nodes (while this
+   * node's lease had lapsed) and opens those placed here since. Until it ran after a lapse, the
+   * node refuses requests (assertHeld) and its flushes commit nothing (see fencedCatalog).
+   */
+  async reconcile(engine: HeldEngine, lapses: number): Promise<void> {
+    const placed = await this.refresh();
+    for (const index of engine.indexNames()) if (this.elsewhere.has(index)) await engine.dropIndex(index);
+    if (placed.length > 0) await engine.openIndexes(placed);
+    this.reconciledLapses = lapses;
+  }
+
+  /** True while the node's lease is live and no lapse of it waits for reconcile. */
+  leaseIntact(member: { holdsNodeLease: boolean; leaseLapses: number }): boolean {
+    return member.holdsNodeLease && member.leaseLapses === this.reconciledLapses;
   }
 
   /**

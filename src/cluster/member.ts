@@ -52,6 +52,12 @@ export class ClusterMember {
 
   /** local time until which the membership row says this node is live */
   private nodeLeaseDeadlineMs = 0;
+  private lapses = 0;
+
+  /** How many times this node's own lease ran out before it was renewed (see holdsNodeLease). */
+  get leaseLapses(): number {
+    return this.lapses;
+  }
 
   /**
    * True while this node's own membership lease is live: once it lapses, the coordinator may
@@ -112,6 +118,8 @@ export class ClusterMember {
   private async beat(): Promise<void> {
     const { config, metastore } = this.opts;
     const beatAtMs = Date.now();
+    // the lease ran out before this renewal: the coordinator may have moved this node's indexes
+    if (this.nodeLeaseDeadlineMs !== 0 && beatAtMs >= this.nodeLeaseDeadlineMs) this.lapses++;
     await metastore.nodes.heartbeat({
       id: this.nodeId,
       name: this.opts.nodeName,

@@ -847,6 +847,21 @@ export class Engine {
     await this.wal.removeFilesBefore(oldest);
   }
 
+  /**
+   * Lets go of an index another node holds now (it moved while this node's lease had lapsed):
+   * its memtables are dropped without a flush (the other node took their documents from this
+   * node's log) and its files closed; the catalog and the object store are left as they are.
+   */
+  async dropIndex(name: string): Promise<void> {
+    const shard = this.shards.get(name);
+    if (shard === undefined) return;
+    this.shards.delete(name);
+    shard.closed = true;
+    await this.compactor.idle();
+    await shard.close();
+    this.opts.logger.warn({ index: name }, 'index let go: another node holds it now');
+  }
+
   async deleteIndex(name: string): Promise<void> {
     if (!this.recoveredFlag) await this.recover();
     const shard = this.requireShard(name);

@@ -63,6 +63,17 @@ export class PlacementRepository {
           .execute();
       }
       for (const { index, from, nodeId } of change.move ?? []) {
+        // the node may have renewed its lease since the move was planned: its indexes stay. Its
+        // row is locked until the move commits, so a renewal waits for it and the node then
+        // reads the new placement before it takes another request
+        const node = await trx
+          .selectFrom('nodes')
+          .select('lease_expires_at_ms')
+          .select(now.as('now_ms'))
+          .where('id', '=', from)
+          .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+          .executeTakeFirst();
+        if (node !== undefined && Number(node.lease_expires_at_ms) > Number(node.now_ms)) continue;
         await trx
           .updateTable('placements')
           .set({ node_id: nodeId, lease_epoch: Number(lease.epoch), placed_at_ms: now })

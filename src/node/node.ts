@@ -22,7 +22,7 @@ import { CacheHoldings, ClusterMember, ClusterRouting, InternalClient } from '..
 import { connectIndexCatalog, syncAliases } from '../http/indices/index.js';
 import { buildRoutedApi } from '../http/routed/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
-import { metastoreCatalog } from './metastore-catalog.js';
+import { fencedCatalog, metastoreCatalog } from './metastore-catalog.js';
 import { objectMetricsHooks, openObjectStore } from '../storage/index.js';
 import { compactionMetrics, documentMetricsRecorder, queryPoolMetrics } from './engine-metrics.js';
 import { OrgService, RbacService, createAuditLog } from '../auth/index.js';
@@ -65,7 +65,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   // one process runs the data path whole; in a cluster, cache nodes hold it
   const holdings = split && roles.includes('cache') ? new CacheHoldings(metastore, config.cluster.nodeId, config.cluster.sharedWalDir) : undefined;
   await holdings?.refresh();
-  const data = !split || holdings !== undefined ? await startDataPath(config, metastore, metrics, logger, holdings) : undefined;
+  const data = !split || holdings !== undefined ? await startDataPath(config, metastore, metrics, logger, holdings, member) : undefined;
   // a cache node of a cluster: its Elasticsearch API, reached by the api role through an internal route
   const esApp =
     split && data !== undefined
@@ -73,7 +73,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       : undefined;
   const dataRoutes =
     data !== undefined && esApp !== undefined && holdings !== undefined
-      ? { engine: data.engine, queryPool: data.queryPool, metrics, config, esApp, assertHeld: (indexes: readonly string[]) => holdings.assertHeld(indexes, member.holdsNodeLease) }
+      ? { engine: data.engine, queryPool: data.queryPool, metrics, config, esApp, assertHeld: (indexes: readonly string[]) => holdings.assertHeld(indexes, holdings.leaseIntact(member)) }
       : undefined;
   let app: FastifyInstance;
   if (!split) {
@@ -89,8 +89,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   }
   if (holdings !== undefined && data !== undefined) {
     member.onHeartbeat(async () => {
-      const placed = await holdings.refresh();
-      if (placed.length > 0) await data.engine.openIndexes(placed);
+      await holdings.reconcile(data.engine, member.leaseLapses);
       // aliases changed through another node
       await syncAliases(data.engine, metastore);
     });
@@ -162,7 +161,14 @@ interface DataPath {
 }
 
 /** The engine over the object store, its catalog in the metastore, and the query threads. */
-async function startDataPath(config: Config, metastore: Metastore, metrics: Metrics, logger: Logger, holdings: CacheHoldings | undefined): Promise<DataPath> {
+async function startDataPath(
+  config: Config,
+  metastore: Metastore,
+  metrics: Metrics,
+  logger: Logger,
+  holdings: CacheHoldings | undefined,
+  member: ClusterMember,
+): Promise<DataPath> {
   // an unusable object store (a malformed or expired SAS URL, wrong credentials) stops the start
   const objectStore = openObjectStore(config.objectStore, {
     dataDir: config.dataDir,
@@ -180,7 +186,10 @@ async function startDataPath(config: Config, metastore: Metastore, metrics: Metr
   useReaderCacheBudget(readerCache, readerCache.acquireSlot());
   const engine = await Engine.load({
     dataDir: config.dataDir,
-    catalog: metastoreCatalog(metastore),
+    catalog:
+      holdings === undefined
+        ? metastoreCatalog(metastore)
+        : fencedCatalog(metastoreCatalog(metastore), (index) => holdings.leaseIntact(member) && !holdings.placedElsewhere(index)),
     segmentStore: objectStore,
     logger,
     memtableMaxBytes: config.memtableMaxBytes,

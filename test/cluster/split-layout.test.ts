@@ -105,7 +105,7 @@ test('a split cluster answers writes, searches and aggregations as one process d
   assert.equal(fs.existsSync(path.join(api.dir, 'wal')), false);
   assert.equal(fs.existsSync(path.join(coordinator.dir, 'wal')), false);
   assert.equal((await request(`${cache1.url}/_internal/search`, { body: {} })).status, 401);
-  assert.equal((await request(`${cache1.url}/_internal/es/_search`)).status, 401);
+  assert.equal((await request(`${cache1.url}/_internal/es`, { headers: { 'x-svc-forward-url': '/_search' } })).status, 401);
   assert.equal((await request(`${cache1.url}/_search`)).status, 400);
 
   // the indexes are spread over both cache nodes

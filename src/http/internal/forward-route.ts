@@ -1,15 +1,18 @@
 /**
- * `/_internal/es/*`: the Elasticsearch API of a cache node, for the api role to send it the
+ * `/_internal/es`: the Elasticsearch API of a cache node, for the api role to send it the
  * requests one index decides (document reads and writes, a part of a bulk body, index
  * management). The request runs through this node's own Elasticsearch routes (`esApp`, not
  * listening on any port) with the caller's credential, so access control checks it as in one
  * process; the answer goes back as it is.
  */
 import type { FastifyInstance } from 'fastify';
+import { BadRequestError } from '../../common/index.js';
 import type { Engine } from '../../engine/index.js';
 import { bodyBuffer } from '../request-body.js';
 
-export const FORWARD_PREFIX = '/_internal/es';
+export const FORWARD_PATH = '/_internal/es';
+/** the path and query of the Elasticsearch request a forwarded request carries (same method and body) */
+export const FORWARD_URL_HEADER = 'x-svc-forward-url';
 /** the concrete indexes a forwarded request is about: the node opens those placed on it first */
 export const INDEXES_HEADER = 'x-svc-indexes';
 
@@ -26,7 +29,7 @@ export interface CacheGuard {
 export function registerForwardRoute(app: FastifyInstance, deps: CacheGuard & { engine: Engine; esApp: FastifyInstance }): void {
   app.route({
     method: ['GET', 'POST', 'PUT', 'DELETE'],
-    url: `${FORWARD_PREFIX}/*`,
+    url: FORWARD_PATH,
     handler: async (request, reply) => {
       const indexes = request.headers[INDEXES_HEADER];
       const named = typeof indexes === 'string' && indexes !== '' ? indexes.split(',') : [];
@@ -38,9 +41,11 @@ export function registerForwardRoute(app: FastifyInstance, deps: CacheGuard & { 
         if (typeof v === 'string') headers[name] = v;
       }
       const body = request.body === undefined ? undefined : bodyBuffer(request.body);
+      const url = request.headers[FORWARD_URL_HEADER];
+      if (typeof url !== 'string' || !url.startsWith('/')) throw new BadRequestError(`[${FORWARD_URL_HEADER}] must name the path of the request`);
       const res = await deps.esApp.inject({
         method: request.method as 'GET',
-        url: request.url.slice(FORWARD_PREFIX.length) || '/',
+        url,
         headers,
         ...(body === undefined || body.length === 0 ? {} : { payload: body }),
       });

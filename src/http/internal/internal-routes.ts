@@ -4,7 +4,7 @@
  * and `GET /_internal/cluster` (every membership row, live or dead; the coordinator lease; the
  * index placements); in a split cluster `POST /_internal/placements/{index}` (the coordinator
  * places an index), and on a cache node `POST /_internal/search` (its part of a search) and
- * `/_internal/es/…` (its Elasticsearch API, for requests the api role sends whole).
+ * `/_internal/es` (its Elasticsearch API, for requests the api role sends whole).
  */
 import type { FastifyInstance } from 'fastify';
 import { COORDINATOR_LEASE } from '../../cluster/index.js';

@@ -1,12 +1,12 @@
 /**
  * Requests the api role of a cluster does not split or fan out go whole to one cache node's
- * Elasticsearch API (`/_internal/es/…`, see internal/forward-route.ts), with the caller's
+ * Elasticsearch API (`/_internal/es`, see internal/forward-route.ts), with the caller's
  * credential: a path that names one index (documents, `PUT /{index}`, its mapping or settings)
  * to the node holding it, placing a new index first when the request may create it; anything
  * else (the catalog: templates, aliases, cluster settings and state) to any live cache node.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FORWARDED_HEADERS, FORWARD_PREFIX, INDEXES_HEADER, RETURNED_HEADERS } from '../internal/forward-route.js';
+import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER, RETURNED_HEADERS } from '../internal/forward-route.js';
 import { bodyBuffer } from '../request-body.js';
 import { bodyOf } from '../search/get-body.js';
 import type { RoutedApiDeps } from './deps.js';
@@ -29,9 +29,10 @@ export async function forwardRequest(deps: RoutedApiDeps, request: FastifyReques
     if (typeof v === 'string') headers[name] = v;
   }
   if (target.index !== undefined) headers[INDEXES_HEADER] = target.index;
+  headers[FORWARD_URL_HEADER] = request.url;
   const raw = await bodyOf(request, deps.config.maxBulkBytes);
   const body = raw === undefined || raw === null ? undefined : bodyBuffer(raw);
-  const res = await deps.client.call(target.url, FORWARD_PREFIX + request.url, {
+  const res = await deps.client.call(target.url, FORWARD_PATH, {
     method: request.method,
     headers,
     ...(body === undefined || body.length === 0 || request.method === 'HEAD' ? {} : { body }),

@@ -12,7 +12,7 @@ import { remoteError } from '../../cluster/index.js';
 import { accessOf } from '../auth-hook.js';
 import { failedItem } from '../bulk/bulk-route.js';
 import { parseBulk } from '../bulk/parse-bulk.js';
-import { FORWARDED_HEADERS, FORWARD_PREFIX, INDEXES_HEADER } from '../internal/forward-route.js';
+import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER } from '../internal/forward-route.js';
 import { sendJsonText } from '../json-reply.js';
 import { bodyBuffer } from '../request-body.js';
 import type { RoutedApiDeps } from './deps.js';
@@ -103,7 +103,7 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
 
 /** One node's items: their rendered results, in the order sent. */
 async function sendPart(deps: RoutedApiDeps, url: string, path: string, body: Buffer, headers: Record<string, string>, count: number): Promise<{ items: string[]; errors: boolean }> {
-  const res = await deps.client.call(url, FORWARD_PREFIX + path, { method: 'POST', body, headers });
+  const res = await deps.client.call(url, FORWARD_PATH, { method: 'POST', body, headers: { ...headers, [FORWARD_URL_HEADER]: path } });
   const parsed = JSON.parse(res.body.toString('utf8')) as { items?: unknown[]; errors?: boolean };
   if (res.status !== 200) throw remoteError(res.status, parsed);
   if (!Array.isArray(parsed.items) || parsed.items.length !== count) {
