@@ -23,10 +23,11 @@ async function main(): Promise<void> {
     .option('--memtable-mib <n>', 'SVC_MEMTABLE_MAX_BYTES in MiB', integer(1), 64)
     .option('--wal-mib <n>', 'SVC_WAL_MAX_UNFLUSHED_BYTES in MiB', integer(1), 128)
     .option('--reader-cache-mib <n>', 'SVC_READER_CACHE_BYTES in MiB (the default of the service)', integer(0), 256)
+    .option('--in-flight-mib <n>', 'SVC_IN_FLIGHT_REQUESTS_BYTES in MiB (request bodies and answers held at once)', integer(1), 32)
     .option('--query-queue <n>', 'SVC_QUERY_QUEUE_SIZE (searches waiting for a turn before 429)', integer(0), 8)
     .option('--backoff-ms <n>', 'how long a client waits after a 429', integer(0), 100)
     .parse()
-    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number; readerCacheMib: number; queryQueue: number; backoffMs: number }>();
+    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number; readerCacheMib: number; inFlightMib: number; queryQueue: number; backoffMs: number }>();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-'));
   try {
     const report = await runOverload({
@@ -39,11 +40,12 @@ async function main(): Promise<void> {
       memtableMaxBytes: opts.memtableMib * MiB,
       walMaxUnflushedBytes: opts.walMib * MiB,
       readerCacheBytes: opts.readerCacheMib * MiB,
+      inFlightRequestsBytes: opts.inFlightMib * MiB,
       queryQueueSize: opts.queryQueue,
       backoffMs: opts.backoffMs,
     });
     process.stdout.write(
-      `${JSON.stringify({ ...report, peakRssMiB: Math.round(report.peakRssBytes / MiB), aggregationBudgetMiB: Math.round(report.aggregationMemoryBytes / MiB), readerCacheMiB: Math.round(report.readerCacheBytes / MiB), budgetMiB: Math.round(report.budgetBytes / MiB) }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, peakRssMiB: Math.round(report.peakRssBytes / MiB), aggregationBudgetMiB: Math.round(report.aggregationMemoryBytes / MiB), readerCacheMiB: Math.round(report.readerCacheBytes / MiB), peakInFlightMiB: +(report.peakInFlightBytes / MiB).toFixed(1), peakMainHeapMiB: Math.round(report.peakMainHeapBytes / MiB), budgetMiB: Math.round(report.budgetBytes / MiB) }, null, 2)}\n`,
     );
     if (!report.alive || report.unexpected.length > 0 || report.livenessFailures > 0) process.exitCode = 1;
   } finally {

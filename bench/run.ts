@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { CorpusGenerator, CorpusTally, chooseQueryWords, tallyWatchFor } from './corpus/index.js';
 import { CpuMeter, HttpClient, integer, jsonBody, measureDataDir, MemorySampler, processCpuSeconds, repoRoot, serverLogErrors, startServer, tail, ThreadCpuMeter, waitSettled } from './harness/index.js';
-import { buildBulkBodies, flushIndex, ingestUntilFlushed, loadBulk, sweepConcurrency, type SweepPoint } from './ingest/index.js';
+import { buildBulkBodies, compactIndex, flushIndex, ingestUntilFlushed, loadBulk, sweepConcurrency, type SweepPoint } from './ingest/index.js';
 import { aggregationCases, countCases, dslCases, msearchCase, queriesUnderIngest, queryStringCases, reportedTotal, runQueryCases, type QueryCase, type UnderIngestResult } from './queries/index.js';
 import { checkTargets, renderMarkdown, renderSummary, renderTable, type BenchResults } from './report/index.js';
 import { monotonicMicros, profileThread, summarizeProfile, type PhaseWindow } from './profile/index.js';
@@ -201,6 +201,7 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
       idleCores: idleCores + 0.05,
     });
     log(`${settle.settled ? 'settled' : 'not settled'} after ${(settle.waitedMs / 1000).toFixed(1)} s: ${settle.reason}`);
+    const diskAfterFlush = measureDataDir(dataDir);
 
     phase('queries');
     cpu.begin();
@@ -209,6 +210,10 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
     const rssAfterQueries = memory.sample() ?? null;
     const hwm = memory.highWaterMarkBytes() ?? null;
     memory.stop();
+
+    phase('compaction');
+    const compaction = await compactIndex(client, o.index, server.pid, dataDir, corpus.documentBytes, idleCores + 0.05);
+    log(`compacted into one segment in ${(compaction.ms / 1000).toFixed(1)} s: data directory ${(compaction.totalPerRawByte * 100).toFixed(1)} % of raw`);
 
     let underIngest: UnderIngestResult | undefined;
     if (o.queriesUnderIngest) {
@@ -272,6 +277,8 @@ async function runBenchmark(o: RunOptions): Promise<boolean> {
         rssAfterQueriesBytes: rssAfterQueries,
         timeline: memory.timeline,
       },
+      diskAfterFlush: { ...diskAfterFlush, totalPerRawByte: diskAfterFlush.totalBytes / raw },
+      compaction,
       disk: { ...disk, totalPerRawByte: disk.totalBytes / raw, segmentsPerRawByte: disk.segmentBytes / raw, walPerRawByte: disk.walBytes / raw },
     };
     const results: BenchResults = { ...measured, targets: checkTargets(measured) };

@@ -3,7 +3,8 @@
  * Segment size and speed, without the service: generates the benchmark corpus, builds a memtable
  * the way the engine does (buildDocument on the parsed line with the line's own text), writes one
  * segment file and prints its bytes per section as % of the raw NDJSON, the write speed, and the
- * time to read 100 sources. `--merge` also writes the same docs as `--parts` segments (the set a
+ * time to read 100 sources. The memtable's segment is written as a flush writes it (`--compression quick`)
+ * or as a merge does (`--compression compact`). `--merge` also writes the same docs as `--parts` segments (the set a
  * run of flushes leaves) and then their merge, as compaction does.
  *
  *   npm run build && node dist/bench/segment-size.js --docs 200000
@@ -12,12 +13,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { IdGenerator, ID_EPOCH_MS } from '../src/common/ids.js';
 import { buildDocument } from '../src/engine/document/index.js';
 import { IndexMapping } from '../src/engine/mapping/index.js';
 import { Memtable } from '../src/engine/memtable/index.js';
-import { mergeSegments, openSegment, sectionSizes, writeSegment, type SectionSizes } from '../src/engine/segment/index.js';
+import { mergeSegments, openSegment, sectionSizes, writeSegment, type Compression, type SectionSizes } from '../src/engine/segment/index.js';
 import { CorpusGenerator } from './corpus/index.js';
 import { median } from './harness/stats.js';
 import { integer } from './harness/cli-args.js';
@@ -29,6 +30,7 @@ interface Options {
   merge: boolean;
   parts: number;
   keep: boolean;
+  compression: Compression;
 }
 
 /** Ids as the engine hands them out at ~50,000 docs/s: a new millisecond every 50 docs. */
@@ -142,20 +144,26 @@ async function main(opts: Options): Promise<void> {
     const file = path.join(dir, 'all.seg');
     const writes: number[] = [];
     const mainThread: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < 3; i++) {
       t = performance.now();
       const elu = performance.eventLoopUtilization();
-      await writeSegment(mem, file);
+      const used = process.cpuUsage();
+      await writeSegment(mem, file, { compression: opts.compression });
       writes.push(performance.now() - t);
       // time the event loop was busy: the writer's work on this thread (compression on the
       // thread pool excluded)
       mainThread.push(performance.eventLoopUtilization(elu).active);
+      // CPU of the whole process (the thread pool's compression included): less sensitive than
+      // wall time to other work on the machine
+      const spent = process.cpuUsage(used);
+      cpu.push((spent.user + spent.system) / 1000);
     }
     const writeMs = median(writes);
     printSections('segment', sectionSizes(file), rawBytes);
     console.log(
       `\nwrite: ${writeMs.toFixed(0)} ms (median of 3), ${(rawBytes / 1e3 / writeMs).toFixed(1)} MB/s of raw NDJSON; ` +
-        `main thread busy ${median(mainThread).toFixed(0)} ms`,
+        `main thread busy ${median(mainThread).toFixed(0)} ms; CPU ${median(cpu).toFixed(0)} ms, ${((1000 * median(cpu)) / opts.docs).toFixed(2)} µs per doc`,
     );
 
     const n = mem.numDocs;
@@ -169,7 +177,7 @@ async function main(opts: Options): Promise<void> {
     if (opts.merge) {
       const pieces = buildMemtables(opts, opts.parts).memtables;
       const files = pieces.map((_, i) => path.join(dir, `part-${i}.seg`));
-      for (let i = 0; i < pieces.length; i++) await writeSegment(pieces[i]!, files[i]!);
+      for (let i = 0; i < pieces.length; i++) await writeSegment(pieces[i]!, files[i]!, { compression: opts.compression });
       printSections(`${opts.parts} segments, summed`, sumSections(files.map((f) => sectionSizes(f))), rawBytes);
       const parts = files.map((f) => openSegment(f));
       const merged = path.join(dir, 'merged.seg');
@@ -186,6 +194,11 @@ async function main(opts: Options): Promise<void> {
   }
 }
 
+function compressionKind(value: string): Compression {
+  if (value !== 'quick' && value !== 'compact') throw new InvalidArgumentError('quick or compact');
+  return value;
+}
+
 const program = new Command()
   .name('segment-size')
   .description('bytes per section, write speed and source reads of one segment file of the benchmark corpus')
@@ -194,6 +207,7 @@ const program = new Command()
   .option('--reads <n>', 'rounds of each read timing', integer(1), 30)
   .option('--merge', 'also write the docs as --parts segments and their merge', false)
   .option('--parts <n>', 'segments the docs are split into for --merge', integer(2), 2)
-  .option('--keep', 'keep the temporary directory', false);
+  .option('--keep', 'keep the temporary directory', false)
+  .option('--compression <kind>', 'compression of the flushed segments: quick (as a flush writes them) or compact (as a merge does)', compressionKind, 'quick' as Compression);
 program.parse();
 await main(program.opts<Options>());

@@ -64,7 +64,7 @@ export function chooseQueryWords(gen: CorpusGenerator): QueryWords {
 export function tallyWatchFor(q: QueryWords): TallyWatch {
   return {
     words: [q.rare, q.common, q.newest, q.recent, ...q.conjunction, ...q.phrase],
-    conjunctions: [q.conjunction, q.phrase],
+    conjunctions: [q.conjunction, q.phrase, [q.rare, q.common]],
     phrases: [q.phrase],
     prefixes: [q.prefix],
     recent: [{ word: q.recent, fromMs: q.recentFromMs }],

@@ -30,6 +30,8 @@ export interface OverloadOptions {
   walMaxUnflushedBytes: number;
   /** SVC_READER_CACHE_BYTES: what segment readers keep decoded, all threads together */
   readerCacheBytes: number;
+  /** SVC_IN_FLIGHT_REQUESTS_BYTES: request bodies and answers held at once; the service's default when not given */
+  inFlightRequestsBytes?: number;
   /** SVC_QUERY_QUEUE_SIZE; the service's default when not given */
   queryQueueSize?: number;
   /** how long a search client waits after a 429 */
@@ -63,18 +65,24 @@ export interface OverloadReport {
   livenessFailures: number;
   longestLivenessMs: number;
   peakRssBytes: number;
+  /** the most request bodies and answers held at once (svc_in_flight_requests_bytes, sampled) */
+  peakInFlightBytes: number;
+  /** the main thread's V8 heap and array buffers at most (svc_jemalloc_resident_bytes, sampled) */
+  peakMainHeapBytes: number;
   aggregationMemoryBytes: number;
   readerCacheBytes: number;
   /**
    * what the budgets let the service hold in memory: aggregations, the memtable taking writes
    * with one being flushed (the log's cap bounds the same documents, so it is not added again),
-   * and what segment readers keep
+   * what segment readers keep, and request bodies and answers in flight
    */
   budgetBytes: number;
   alive: boolean;
 }
 
 const INDEX = 'overload';
+/** the service's SVC_IN_FLIGHT_REQUESTS_BYTES default */
+const DEFAULT_IN_FLIGHT_BYTES = 256 * 1024 * 1024;
 
 const EXPENSIVE: ReadonlyArray<{ path: string; body: unknown }> = [
   { path: `/${INDEX}/_search`, body: { size: 0, aggs: { ids: { terms: { field: 'request_id', size: 65_535 } } } } },
@@ -99,6 +107,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
       SVC_WAL_MAX_UNFLUSHED_BYTES: String(opts.walMaxUnflushedBytes),
       SVC_READER_CACHE_BYTES: String(opts.readerCacheBytes),
       ...(opts.queryQueueSize === undefined ? {} : { SVC_QUERY_QUEUE_SIZE: String(opts.queryQueueSize) }),
+      ...(opts.inFlightRequestsBytes === undefined ? {} : { SVC_IN_FLIGHT_REQUESTS_BYTES: String(opts.inFlightRequestsBytes) }),
     },
     startTimeoutMs: 60_000,
   });
@@ -191,9 +200,24 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
     }
   };
 
+  let peakInFlight = 0;
+  let peakMainHeap = 0;
+  const gauges = async () => {
+    while (performance.now() < deadline) {
+      try {
+        const text = await (await fetch(`${server.url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+        peakInFlight = Math.max(peakInFlight, gauge(text, 'svc_in_flight_requests_bytes'));
+        peakMainHeap = Math.max(peakMainHeap, gauge(text, 'svc_jemalloc_resident_bytes'));
+      } catch {
+        // the prober reports an unanswering service
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
   // a first batch so that the searches have something to chew on from the start
   await writer(-1, opts.initialBulks ?? 5);
-  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w, opts.bulksPerWriter)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober()]);
+  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w, opts.bulksPerWriter)), ...Array.from({ length: opts.searchClients }, (_, c) => searcher(c)), prober(), gauges()]);
   memory.stop();
   const alive = server.running() && (await fetch(`${server.url}/health/livez`).then((r) => r.status === 200).catch(() => false));
   const peak = Math.max(memory.peakSampledBytes ?? 0, memory.highWaterMarkBytes() ?? 0);
@@ -215,13 +239,21 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
     livenessFailures: probeFailures,
     longestLivenessMs: Math.round(longestProbe),
     peakRssBytes: peak,
+    peakInFlightBytes: peakInFlight,
+    peakMainHeapBytes: peakMainHeap,
     aggregationMemoryBytes: opts.aggregationMemoryBytes,
     readerCacheBytes: opts.readerCacheBytes,
-    budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2 + opts.readerCacheBytes,
+    budgetBytes: opts.aggregationMemoryBytes + opts.memtableMaxBytes * 2 + opts.readerCacheBytes + (opts.inFlightRequestsBytes ?? DEFAULT_IN_FLIGHT_BYTES),
     alive,
   };
   log(JSON.stringify(report));
   return report;
+}
+
+/** a gauge's value in the /metrics text, 0 when absent */
+function gauge(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? 0 : Number(line.slice(name.length + 1)) || 0;
 }
 
 function errorType(text: string): string | undefined {

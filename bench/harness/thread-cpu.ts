@@ -2,8 +2,9 @@
  * CPU time per thread of the service over a phase, from /proc/<pid>/task/<tid>/stat, with each
  * thread's name from /proc/<pid>/task/<tid>/comm. The main thread is the one whose tid is the
  * pid. Node 20 names no thread (every `comm` is the process's, `node`), so the service names its
- * own worker threads (`svc-query`, `svc-seg-writer`, `svc-flush`); the threads left as `node` are Node's own:
- * V8's platform threads (garbage collection, compilation) and the libuv pool (file system, zlib).
+ * own worker threads (`svc-query`, `svc-seg-writer`, `svc-flush`, `svc-catalog`); the threads left
+ * as `node` are Node's own: V8's platform threads (garbage collection, compilation) and the libuv
+ * pool (file system, zlib).
  * Threads are sampled every half second, so that one ending during the phase still counts up to
  * its last sample; what ended threads used after it shows as the remainder.
  */
@@ -89,6 +90,8 @@ export class ThreadCpuMeter {
         // a smaller figure: the tid was reused by a new thread; keep what the old one used
         if (cpu < known.last) known.start -= known.last;
         known.last = cpu;
+        // a worker names itself once it runs: a thread first seen before that is named later
+        if (known.name === 'node') known.name = threadName(this.pid, tid);
         continue;
       }
       this.seen.set(tid, { name: threadName(this.pid, tid), start: initial ? cpu : 0, last: cpu });

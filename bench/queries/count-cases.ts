@@ -33,6 +33,12 @@ export const countCases: readonly QueryCase[] = [
     check: (body, ctx) => expectTotal(body, ctx.expected.conjunction[`${ctx.words.conjunction[0]} ${ctx.words.conjunction[1]}`]!),
   },
   {
+    name: 'rare-and-common-count',
+    title: 'count: rare word AND common word',
+    request: (ctx) => count(ctx, `${ctx.words.rare} AND ${ctx.words.common}`),
+    check: (body, ctx) => expectTotal(body, ctx.expected.conjunction[`${ctx.words.rare} ${ctx.words.common}`]!),
+  },
+  {
     name: 'phrase-count',
     title: 'count: phrase',
     request: (ctx) => count(ctx, `"${ctx.words.phrase[0]} ${ctx.words.phrase[1]}"`),

@@ -13,6 +13,7 @@ export function threadRole(name: string): string {
   if (name === 'svc-flush') return 'flush thread (memtable snapshots to segment files)';
   if (name === 'svc-query') return 'query thread';
   if (name === 'svc-seg-writer') return 'segment writer thread (merges)';
+  if (name === 'svc-catalog') return 'catalog thread (SQLite writes and their fsyncs)';
   if (name === 'node') return 'Node internal (V8 GC/compiler or libuv pool)';
   return name;
 }

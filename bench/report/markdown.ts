@@ -29,6 +29,8 @@ export function renderMarkdown(r: BenchResults): string {
     `| CPU during queries: service, other processes | ${n(r.queriesCpu.serverCores, 2)} cores, ${n(r.queriesCpu.otherProcessesCores, 2)} cores |`,
     `| \`_bulk\` request of ${String(r.options.batch)} docs | median ${n(r.ingest.requestMs.median)} ms, p90 ${n(r.ingest.requestMs.p90)} ms |`,
     ...r.queries.map((q) => `| ${q.title}: p90, server \`took\` median, hits | ${n(q.p90Ms, 1)} ms, ${n(q.tookMedianMs)} ms, ${n(q.hitsTotal)}${q.problem ? ` (WRONG: ${q.problem})` : ''} |`),
+    `| data directory after flush (quick files) | ${n(r.diskAfterFlush.totalBytes / MiB, 1)} MiB in ${r.diskAfterFlush.segmentFiles} segment files = ${n(r.diskAfterFlush.totalPerRawByte * 100, 1)} % of raw |`,
+    `| \`_forcemerge\` into one segment, data directory after it | ${r.compaction.error ? `failed (status ${r.compaction.status})` : `${n(r.compaction.ms / 1000, 1)} s`}, ${n(r.compaction.disk.totalBytes / MiB, 1)} MiB = ${n(r.compaction.totalPerRawByte * 100, 1)} % of raw |`,
     `| data directory after shutdown | ${n(r.disk.totalBytes / MiB, 1)} MiB = ${n(r.disk.totalPerRawByte * 100, 1)} % of raw |`,
     `| segment files | ${n(r.disk.segmentBytes / MiB, 1)} MiB in ${r.disk.segmentFiles} files = ${n(r.disk.segmentsPerRawByte * 100, 1)} % of raw |`,
     `| WAL left after shutdown | ${n(r.disk.walBytes / MiB, 1)} MiB in ${r.disk.walFiles} files = ${n(r.disk.walPerRawByte * 100, 1)} % of raw |`,

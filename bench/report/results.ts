@@ -1,6 +1,6 @@
 /** The shape of a benchmark run's JSON results file. */
 import type { DiskUsage, MemorySample, PhaseCpu, PhaseThreadCpu, SettleResult } from '../harness/index.js';
-import type { FlushResult, IngestResult, SweepPoint, Throughput } from '../ingest/index.js';
+import type { CompactionResult, FlushResult, IngestResult, SweepPoint, Throughput } from '../ingest/index.js';
 import type { QueryCaseResult, UnderIngestResult } from '../queries/index.js';
 import type { QueryWords, TallyCounts } from '../corpus/index.js';
 import type { TargetCheck } from './targets.js';
@@ -43,6 +43,11 @@ export interface BenchResults {
   /** the queries timed again while ingest ran (`--queries-under-ingest`) */
   underIngest?: UnderIngestResult;
   memory: { peakRssBytes: number | null; highWaterMarkBytes: number | null; peakSampledRssBytes: number | null; rssAfterIngestBytes: number | null; rssAfterQueriesBytes: number | null; timeline: MemorySample[] };
+  /** the data directory once the flushed files are written (quick files: see compression.ts) */
+  diskAfterFlush: DiskUsage & { totalPerRawByte: number };
+  /** the index merged into one compact segment, and the data directory after it */
+  compaction: CompactionResult;
+  /** the data directory after shutdown (the under-ingest index included when there is one) */
   disk: DiskUsage & { totalPerRawByte: number; segmentsPerRawByte: number; walPerRawByte: number };
   targets: TargetCheck[];
   profiles?: string[];

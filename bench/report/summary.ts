@@ -67,6 +67,9 @@ export function renderSummary(r: BenchResults): string {
   out.push('');
   const m = r.memory;
   out.push(`memory: peak RSS ${mib(m.peakRssBytes)} (VmHWM ${mib(m.highWaterMarkBytes)}, sampled ${mib(m.peakSampledRssBytes)}); after ingest ${mib(m.rssAfterIngestBytes)}, after queries ${mib(m.rssAfterQueriesBytes)}`);
+  const f = r.diskAfterFlush;
+  const c = r.compaction;
+  out.push(`disk after flush: ${mib(f.totalBytes)}, ${f.segmentFiles} segment files = ${n(f.totalPerRawByte * 100, 1)} % of raw (quick files); after _forcemerge into one segment (${c.error ? `FAILED, status ${c.status}` : `${n(c.ms / 1000, 1)} s`}): ${mib(c.disk.totalBytes)} = ${n(c.totalPerRawByte * 100, 1)} %`);
   const d = r.disk;
   out.push(`disk after shutdown: ${mib(d.totalBytes)} in ${d.files} files${d.extraLinks ? ` (+${d.extraLinks} hard links counted once)` : ''} = ${n(d.totalPerRawByte * 100, 1)} % of raw document bytes; segments ${mib(d.segmentBytes)} in ${d.segmentFiles} files (${n(d.segmentsPerRawByte * 100, 1)} %), WAL ${mib(d.walBytes)} in ${d.walFiles} files (${n(d.walPerRawByte * 100, 1)} %), metastore ${mib(d.metastoreBytes)}, other ${mib(d.otherBytes)}`);
   out.push(`server: started in ${n(r.server.startMs)} ms, SIGTERM to exit ${n(r.server.stopMs)} ms (exit code ${r.server.exitCode ?? 'none'}${r.server.signal ? `, signal ${r.server.signal}` : ''}${r.server.killed ? ', KILLED after timeout' : ''})`);

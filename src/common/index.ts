@@ -11,3 +11,5 @@ export { jsonKind } from './json-kind.js';
 export { toThreadError, fromThreadError, type ThreadError } from './thread-errors.js';
 export { nameThisThread } from './thread-name.js';
 export { isSecureOrLoopbackUrl } from './secure-url.js';
+export { humanBytes } from './human-bytes.js';
+export { decimalLength, writeDecimal } from './decimal.js';

@@ -48,6 +48,8 @@ export interface Config {
   nodeName: string;
   clusterName: string;
   maxBulkBytes: number;
+  /** SVC_IN_FLIGHT_REQUESTS_BYTES: request bodies and answers held at once */
+  inFlightRequestsBytes: number;
   memtableMaxBytes: number;
   memtableMaxAgeMs: number;
   walMaxUnflushedBytes: number;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     nodeName: s.SVC_NODE_NAME,
     clusterName: s.SVC_CLUSTER_NAME,
     maxBulkBytes: s.SVC_MAX_BULK_BYTES,
+    inFlightRequestsBytes: s.SVC_IN_FLIGHT_REQUESTS_BYTES,
     memtableMaxBytes: s.SVC_MEMTABLE_MAX_BYTES,
     memtableMaxAgeMs: s.SVC_MEMTABLE_MAX_AGE_SECONDS * 1000,
     walMaxUnflushedBytes: s.SVC_WAL_MAX_UNFLUSHED_BYTES,

@@ -46,6 +46,11 @@ export const envSchema = z.object({
   SVC_SHARED_WAL_DIR: z.string().min(1).optional(),
 
   SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
+  /**
+   * request bodies being received or held until answered, and answers not yet written out, all
+   * requests together (Elasticsearch's in_flight_requests breaker); past it 429
+   */
+  SVC_IN_FLIGHT_REQUESTS_BYTES: positiveInt.default(256 * MiB),
   SVC_MEMTABLE_MAX_BYTES: positiveInt.default(128 * MiB),
   SVC_MEMTABLE_MAX_AGE_SECONDS: positiveInt.default(60),
   /**

@@ -30,7 +30,7 @@ import { Wal, type WalRecord } from './wal/index.js';
 import { openSegment } from './segment/index.js';
 import { ShardWriteBatch, WalRecordReader, type ScannedDocument } from './ingest/index.js';
 import { IndexShard, type KeyEntry, type OpenSegment } from './shard/index-shard.js';
-import { Compactor, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
+import { Compactor, idleMerge, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
 import { AliasTable, type AliasLink, type EngineCatalog, type IndexRecord, type SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
 import { IndexMapping, type MappingEntry } from './mapping/index.js';
@@ -142,7 +142,7 @@ interface ShardWrite {
   /** lids of its documents with client-supplied ids, readable by updates until they are added */
   inFlight: number[];
   /** the id the document being added got, so that a failure to parse it can name it */
-  attemptedId: string | undefined;
+  attemptedId: bigint | undefined;
 }
 
 export class Engine {
@@ -561,7 +561,7 @@ export class Engine {
         }
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
-        outcomes[i] = { ok: false, index: op.index, id: op.id ?? write.attemptedId, error: err };
+        outcomes[i] = { ok: false, index: op.index, id: op.id ?? write.attemptedId?.toString(), error: err };
       }
     }
 
@@ -606,7 +606,7 @@ export class Engine {
       version = current + 1;
     }
     const id = key ?? this.ids.next();
-    write.attemptedId = id.toString();
+    write.attemptedId = id;
     const lid = shard.peekLid();
     if (text === undefined && shard.fieldSlots.ready && shard.scanner.scan(body, op.start, op.end, batch.values, scanned)) {
       const hasTs = !Number.isNaN(scanned.ts);
@@ -755,7 +755,8 @@ export class Engine {
       const records = shard.segmentRecords();
       const holdsDeletes = (id: string) => shard.deletedInSegments([id]).lids.length > 0;
       if (onlyExpungeDeletes) return records.filter((r) => holdsDeletes(r.id)).map((r) => ({ from: r.level, to: r.level, segmentIds: [r.id] }));
-      if (records.length === 0 || (records.length === 1 && !holdsDeletes(records[0]!.id))) return [];
+      // one segment is left as it is, unless it holds deletes or is a quick flushed file (L0)
+      if (records.length === 0 || (records.length === 1 && records[0]!.level > 0 && !holdsDeletes(records[0]!.id))) return [];
       const level = Math.max(...records.map((r) => r.level));
       return [{ from: level, to: level + 1, segmentIds: records.map((r) => r.id) }];
     };
@@ -823,11 +824,24 @@ export class Engine {
         void this.flushShard(shard).catch(() => undefined);
         continue;
       }
+      // quick flushed files become compact before the index rests (once per idle period: a
+      // failed merge is logged and not retried until the index is used again)
+      if (this.idleMergedAt.get(shard) !== shard.lastUsedMs && idleMerge(shard.segmentRecords(), this.opts.mergePolicy) !== null) {
+        this.idleMergedAt.set(shard, shard.lastUsedMs);
+        void this.compactor.runPlans(shard, () => {
+          const plan = idleMerge(shard.segmentRecords(), this.opts.mergePolicy);
+          return plan === null ? [] : [plan];
+        });
+        continue;
+      }
       if (shard.release()) released.push(shard.name);
     }
     if (released.length > 0) this.opts.logger.info({ indexes: released }, 'released idle indexes');
     return released;
   }
+
+  /** per index, the last use before its idle merge ran (see releaseIdle) */
+  private readonly idleMergedAt = new WeakMap<IndexShard, number>();
 
   private truncating: Promise<void> = Promise.resolve();
 

@@ -84,4 +84,9 @@ export interface SegmentReader {
   ids(): BigUint64Array;
   /** The document as stored, a JSON object text including `_ts` and `_lid`. */
   source(doc: number): string;
+  /**
+   * The stored source as UTF-8 bytes, from readers that hold sources so (the memtable): a view,
+   * valid until the reader changes. Writers use it to copy sources without making strings.
+   */
+  sourceBytes?(doc: number): Uint8Array;
 }

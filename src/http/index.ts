@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createServer } from './server.js';
+import { InFlightBytes } from './in-flight-bytes.js';
 import { registerRootRoutes } from './routes/root.js';
 import { registerBulkRoutes } from './bulk/bulk-route.js';
 import { registerSearchRoutes } from './search/search-route.js';
@@ -26,7 +27,9 @@ export { buildInternalApi, registerInternalRoutes, type InternalApiDeps } from '
 export { createServer } from './server.js';
 
 export function buildApi(deps: ApiDeps): FastifyInstance {
-  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes });
+  const inFlight = new InFlightBytes(deps.config.inFlightRequestsBytes);
+  deps.metrics.watchInFlightBytes(() => inFlight.usedBytes);
+  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes, inFlight });
   // before any route: the hook guards every route and collects the route list
   installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
   registerRootRoutes(app, deps);

@@ -40,18 +40,35 @@ function isBlank(buf: Buffer): boolean {
  * A trailing line without a newline counts (Elasticsearch requires the final newline; we are
  * lenient, as most clients send it anyway).
  */
-export function ndjsonLines(buf: Buffer): Array<[number, number]> {
-  const lines: Array<[number, number]> = [];
+export interface NdjsonLines {
+  count: number;
+  /** line k is bytes [bounds[2k], bounds[2k + 1]) of the body */
+  bounds: Uint32Array;
+}
+
+/** The non-blank lines of an NDJSON body (a trailing CR left out), as byte ranges. */
+export function ndjsonLines(buf: Buffer): NdjsonLines {
+  let bounds = new Uint32Array(64);
+  let count = 0;
   let start = 0;
   while (start < buf.length) {
     let end = buf.indexOf(0x0a, start);
     if (end === -1) end = buf.length;
     let stop = end;
     if (stop > start && buf[stop - 1] === 0x0d) stop--;
-    if (!isBlankRange(buf, start, stop)) lines.push([start, stop]);
+    if (!isBlankRange(buf, start, stop)) {
+      if (2 * count + 2 > bounds.length) {
+        const grown = new Uint32Array(bounds.length * 2);
+        grown.set(bounds);
+        bounds = grown;
+      }
+      bounds[2 * count] = start;
+      bounds[2 * count + 1] = stop;
+      count++;
+    }
     start = end + 1;
   }
-  return lines;
+  return { count, bounds };
 }
 
 function isBlankRange(buf: Buffer, start: number, end: number): boolean {

@@ -8,6 +8,7 @@ import zlib from 'node:zlib';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../observability/index.js';
 import { esErrorBody, renderError } from './error-render.js';
+import type { InFlightBytes } from './in-flight-bytes.js';
 
 export interface ServerOptions {
   logger: Logger;
@@ -15,6 +16,8 @@ export interface ServerOptions {
   maxBodyBytes: number;
   /** answers requests no route takes; default 400 "no handler found", as Elasticsearch */
   notFound?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** request bodies and answers held at once (SVC_IN_FLIGHT_REQUESTS_BYTES); not counted when absent */
+  inFlight?: InFlightBytes;
 }
 
 export function createServer(opts: ServerOptions): FastifyInstance {
@@ -33,21 +36,30 @@ export function createServer(opts: ServerOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.maxBodyBytes }, (_req, body, done) => done(null, body));
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  const inFlight = opts.inFlight;
+  if (inFlight) {
+    app.addHook('onRequest', async (request, reply) => {
+      inFlight.admit(reply, Number(request.headers['content-length'] ?? 0) || 0);
+    });
+  }
+
+  app.addHook('preParsing', async (request, reply, payload) => {
     const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
     const inflate = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : null;
-    if (!inflate) return payload;
+    // what is held is the inflated body
+    if (!inflate) return inFlight ? (inFlight.countBody(reply, payload) as typeof payload) : payload;
     delete request.headers['content-length'];
     // a body that is not what it says it is fails inflating; when the request was answered
     // without reading it (415 for an empty content type, say), nobody else listens any more and
     // the error must not become an uncaught exception. pipeline also destroys both on an error
     inflate.on('error', () => undefined);
     pipeline(payload, inflate, () => undefined);
-    return inflate;
+    return inFlight ? (inFlight.countBody(reply, inflate) as typeof payload) : inflate;
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Elastic-Product', 'Elasticsearch');
+    inFlight?.countAnswer(reply, payload);
     return payload;
   });
 

@@ -3,7 +3,8 @@
  * SQLite (embedded, a file in the data directory) or PostgreSQL, through Kysely. Adding a table
  * (e.g. RBAC): a migration file in migrations/ appended to MIGRATIONS, its row type in schema.ts,
  * a repository file here, and a field for it on Metastore in metastore.ts. Cluster membership
- * (nodes, leases, placements) is stamped with the database's clock (db-clock.ts).
+ * (nodes, leases, placements) is stamped with the database's clock (db-clock.ts). On SQLite the
+ * writes run on a thread of their own (sqlite/), so that a commit's fsync never stops the event loop.
  */
 export { Metastore, openMetastore, type MetastoreConfig, type MetastoreDialect } from './metastore.js';
 export { IndexRepository, type IndexRecord, type NewIndex } from './indexes.js';

@@ -2,10 +2,7 @@
  * Opening the metastore on either dialect: the Kysely instance, connection settings, and the
  * migrations run before any repository is handed out.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { AliasRepository } from './aliases.js';
 import { IndexRepository } from './indexes.js';
@@ -18,6 +15,7 @@ import { OrgStore } from './org-store.js';
 import { RbacStore } from './rbac-store.js';
 import type { MetastoreSchema } from './schema.js';
 import { SegmentRepository } from './segments.js';
+import { ThreadedSqliteDialect } from './sqlite/index.js';
 import { TemplateRepository } from './templates.js';
 
 export type MetastoreConfig =
@@ -89,9 +87,10 @@ export async function openMetastore(config: MetastoreConfig): Promise<Metastore>
 }
 
 /**
- * Kysely has no migration lock on SQLite, so two processes opening a fresh file at once race:
- * the loser fails on a busy database or on tables the winner just created, and its retry then
- * finds the migrations applied.
+ * Kysely has no migration lock on SQLite: the steps run in one immediate transaction, so openers
+ * of a fresh file take turns, but its bookkeeping tables are created before it, and there two
+ * openers race: the loser fails on a busy database or on tables the winner just created, and its
+ * retry then finds them.
  */
 async function migrateSqlite(db: Kysely<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -113,21 +112,9 @@ function isMigrationRace(err: unknown): boolean {
   return code.startsWith('SQLITE_BUSY') || /already exists|UNIQUE constraint failed: kysely_migration/.test(message);
 }
 
+/** Writes (and their fsyncs) run on a thread of their own: see sqlite/sqlite-dialect.ts. */
 function sqliteDb(path: string): Kysely<MetastoreSchema> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new Database(path);
-  try {
-    database.pragma('journal_mode = WAL');
-    // FULL, not NORMAL: a segment commit is followed by truncating the write-ahead log, so a
-    // commit lost to a power cut after that would lose acknowledged documents
-    database.pragma('synchronous = FULL');
-    database.pragma('busy_timeout = 5000');
-    database.pragma('foreign_keys = ON');
-  } catch (err) {
-    database.close();
-    throw err;
-  }
-  return new Kysely<MetastoreSchema>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<MetastoreSchema>({ dialect: new ThreadedSqliteDialect(path) });
 }
 
 function postgresDb(url: string, schema: string, maxConnections: number): Kysely<MetastoreSchema> {

@@ -31,6 +31,15 @@ export class Metrics {
       for (const sample of this.indexBytesSource()) this.indexBytes.inc({ type: sample.type, level: sample.level }, sample.bytes);
     },
   });
+  private inFlightSource: () => number = () => 0;
+  readonly inFlightRequestsBytes = new client.Gauge({
+    name: 'svc_in_flight_requests_bytes',
+    help: 'bytes of request bodies and answers held now (SVC_IN_FLIGHT_REQUESTS_BYTES)',
+    registers: [this.registry],
+    collect: () => {
+      this.inFlightRequestsBytes.set(this.inFlightSource());
+    },
+  });
   readonly processResidentBytes = new client.Gauge({
     name: 'svc_process_resident_bytes',
     help: 'resident set size of the process, memory maps included',
@@ -125,6 +134,10 @@ export class Metrics {
   /** Where svc_index_bytes reads its figures from when scraped. */
   watchIndexBytes(source: () => IndexBytesSample[]): void {
     this.indexBytesSource = source;
+  }
+
+  watchInFlightBytes(source: () => number): void {
+    this.inFlightSource = source;
   }
 
   text(): Promise<string> {

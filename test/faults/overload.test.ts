@@ -29,6 +29,8 @@ describe('overload (the short run of bench/overload.ts)', () => {
       memtableMaxBytes: 16 * MiB,
       walMaxUnflushedBytes: 64 * MiB,
       readerCacheBytes: 32 * MiB,
+      // bodies of 150 KiB and answers up to 2 MiB (the terms over request_id): rarely passed
+      inFlightRequestsBytes: 16 * MiB,
       log: (line) => t.diagnostic(line),
     });
     assert.ok(report.alive, 'the service is alive at the end');

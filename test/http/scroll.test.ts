@@ -193,11 +193,16 @@ describe('scroll over HTTP', () => {
     await clear({ scroll_id: first.body._scroll_id });
   });
 
-  it('survives the release of an idle index (segment files closed and reopened)', async () => {
+  it('survives the merge and the release of an idle index (segment files replaced, closed and reopened)', async () => {
     await bulkIndex(node.url, 'sc-idle', docs(0, 20));
     await node.engine.flush(['sc-idle']);
     const first = await open('/sc-idle/_search?scroll=1m', { size: 8, sort: [{ seq: 'asc' }] });
-    assert.deepEqual(node.engine.releaseIdle(Date.now() + 3_600_000).includes('sc-idle'), true);
+    const later = Date.now() + 3_600_000;
+    // first the quick flushed file is merged into a compact one, then the index is released
+    assert.deepEqual(node.engine.releaseIdle(later), []);
+    await node.engine.compactionIdle();
+    assert.deepEqual(node.engine.shard('sc-idle')!.segmentRecords().map((r) => r.level), [1]);
+    assert.deepEqual(node.engine.releaseIdle(later).includes('sc-idle'), true);
     const second = await next(first.body._scroll_id);
     assert.equal(second.status, 200, JSON.stringify(second.body));
     const third = await next(first.body._scroll_id);

@@ -6,6 +6,7 @@
  * with a CircuitBreakingError (429). The bucket cap (SVC_MAX_BUCKETS) is a separate count.
  */
 import { BadRequestError, CircuitBreakingError } from '../../common/errors.js';
+import { humanBytes } from '../../common/human-bytes.js';
 
 export class AggregationBreaker {
   private usedBytes = 0;
@@ -166,15 +167,4 @@ export function allocate<T extends Typed>(Ctor: new (n: number) => T, length: nu
   const bytesPerElement = (Ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
   account.charge(length * bytesPerElement, label);
   return new Ctor(length);
-}
-
-export function humanBytes(n: number): string {
-  const units = ['b', 'kb', 'mb', 'gb', 'tb'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${u === 0 ? v : v.toFixed(1)}${units[u]}`;
 }

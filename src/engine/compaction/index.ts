@@ -3,7 +3,7 @@
  * searches open fewer files and storage shrinks. The policy is a pure function; the compactor
  * writes the merged file, swaps it in through the catalog, and deletes the replaced files.
  */
-export { nextMerge, DEFAULT_MERGE_POLICY } from './merge-policy.js';
+export { nextMerge, idleMerge, DEFAULT_MERGE_POLICY } from './merge-policy.js';
 export type { MergeCandidate, MergePlan, MergePolicyOptions } from './merge-policy.js';
 export { Compactor, NO_COMPACTION_EVENTS } from './compactor.js';
 export type { CompactionEvents } from './compactor.js';

@@ -54,3 +54,14 @@ export function nextMerge(segments: readonly MergeCandidate[], opts: MergePolicy
   }
   return null;
 }
+
+/**
+ * The merge for an index that has gone idle: its L0 segments, which flushes write as quick files
+ * (segment/compression.ts), merged into one compact L1 segment, so that an index at rest takes
+ * the compact size even when it never gathers `l0MergeFactor` flushes; null when it has none.
+ */
+export function idleMerge(segments: readonly MergeCandidate[], opts: MergePolicyOptions = DEFAULT_MERGE_POLICY): MergePlan | null {
+  const l0 = segments.filter((s) => s.level === 0 && s.numDocs < opts.maxSegmentDocs);
+  if (l0.length === 0) return null;
+  return { from: 0, to: 1, segmentIds: l0.slice(0, opts.maxMergeSegments).map((s) => s.id) };
+}

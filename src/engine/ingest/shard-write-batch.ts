@@ -8,8 +8,19 @@
 import type { IndexedDocument } from '../document/index.js';
 import type { Memtable } from '../memtable/index.js';
 import type { FieldSlot } from '../memtable/index.js';
+import { decimalLength, writeDecimal } from '../../common/index.js';
 import { ScannedValueList } from './scanned-value-list.js';
 import { WAL_DOC_HEADER_BYTES, walBatchHeaderBytes, writeWalBatchHeader, writeWalDocHeader } from './wal-record.js';
+
+/** What follows a scanned doc's kept bytes in its stored source: nothing (replayed: kept whole), */
+const SUFFIX_NONE = 0;
+/** `,"_lid":<lid>}` (the text has its own `_ts`), */
+const SUFFIX_LID = 1;
+/** or `,"_ts":<ts>,"_lid":<lid>}`; a client-supplied `_id`'s members go before the brace */
+const SUFFIX_TS_LID = 2;
+const TS_MEMBER = Buffer.from(',"_ts":', 'latin1');
+const LID_MEMBER = Buffer.from(',"_lid":', 'latin1');
+const CLOSE_BRACE = 0x7d;
 
 export class ShardWriteBatch {
   readonly values: ScannedValueList;
@@ -17,10 +28,14 @@ export class ShardWriteBatch {
   private readonly ids: BigUint64Array;
   private readonly ts: Float64Array;
   private readonly lids: Float64Array;
-  /** scanned docs: the kept source bytes [keepStart, keepEnd) and its suffix */
+  /**
+   * scanned docs: the kept source bytes [keepStart, keepEnd) and what follows them (SUFFIX_*),
+   * with the identity members of a client-supplied `_id` (sparse: most docs have none)
+   */
   private readonly keepStart: Uint32Array;
   private readonly keepEnd: Uint32Array;
-  private readonly suffixes: string[];
+  private readonly suffixKind: Uint8Array;
+  private readonly identities: Array<string | undefined>;
   /** values of doc k end at valueEnd[k] (they start where doc k - 1's end) */
   private readonly valueEnd: Uint32Array;
   /** general docs by position; undefined for scanned ones */
@@ -29,8 +44,6 @@ export class ShardWriteBatch {
   private sourceAt: Uint32Array | null = null;
   private sourceLength: Uint32Array | null = null;
   private record: Buffer | null = null;
-  /** how suffixes are written: ASCII (`_ts`, `_lid`) unless a client-supplied `_id` is among them */
-  private suffixEncoding: 'latin1' | 'utf8' = 'latin1';
 
   constructor(
     private readonly bytes: Buffer,
@@ -43,7 +56,8 @@ export class ShardWriteBatch {
     this.lids = new Float64Array(capacity);
     this.keepStart = new Uint32Array(capacity);
     this.keepEnd = new Uint32Array(capacity);
-    this.suffixes = new Array(capacity);
+    this.suffixKind = new Uint8Array(capacity);
+    this.identities = new Array(capacity);
     this.valueEnd = new Uint32Array(capacity);
     this.general = new Array(capacity);
   }
@@ -59,9 +73,8 @@ export class ShardWriteBatch {
    * `_id` and its version, document/identity.ts) goes last.
    */
   addScanned(id: bigint, ts: number, lid: number, textHasTs: boolean, keepStart: number, keepEnd: number, identity = ''): void {
-    // an `_id` text may be any Unicode: then suffixes are measured and written as UTF-8
-    if (identity !== '') this.suffixEncoding = 'utf8';
-    this.addKept(id, ts, lid, keepStart, keepEnd, textHasTs ? `,"_lid":${lid}${identity}}` : `,"_ts":${ts},"_lid":${lid}${identity}}`);
+    const k = this.addKept(id, ts, lid, keepStart, keepEnd, textHasTs ? SUFFIX_LID : SUFFIX_TS_LID);
+    if (identity !== '') this.identities[k] = identity;
   }
 
   /**
@@ -69,18 +82,52 @@ export class ShardWriteBatch {
    * included) the scanner took: the source is kept as it is.
    */
   addStored(id: bigint, ts: number, lid: number, start: number, end: number): void {
-    this.addKept(id, ts, lid, start, end, '');
+    this.addKept(id, ts, lid, start, end, SUFFIX_NONE);
   }
 
-  private addKept(id: bigint, ts: number, lid: number, keepStart: number, keepEnd: number, suffix: string): void {
+  private addKept(id: bigint, ts: number, lid: number, keepStart: number, keepEnd: number, suffix: number): number {
     const k = this.count++;
     this.ids[k] = id;
     this.ts[k] = ts;
     this.lids[k] = lid;
     this.keepStart[k] = keepStart;
     this.keepEnd[k] = keepEnd;
-    this.suffixes[k] = suffix;
+    this.suffixKind[k] = suffix;
     this.valueEnd[k] = this.values.length;
+    return k;
+  }
+
+  /** The members after doc k's kept bytes, as text (the rare paths). */
+  private suffixText(k: number): string {
+    const kind = this.suffixKind[k]!;
+    if (kind === SUFFIX_NONE) return '';
+    const ts = kind === SUFFIX_TS_LID ? `,"_ts":${this.ts[k]!}` : '';
+    return `${ts},"_lid":${this.lids[k]!}${this.identities[k] ?? ''}}`;
+  }
+
+  /** UTF-8 bytes of doc k's suffix. */
+  private suffixLength(k: number): number {
+    const kind = this.suffixKind[k]!;
+    if (kind === SUFFIX_NONE) return 0;
+    const identity = this.identities[k];
+    if (identity !== undefined) return Buffer.byteLength(this.suffixText(k), 'utf8');
+    const ts = kind === SUFFIX_TS_LID ? TS_MEMBER.length + decimalLength(this.ts[k]!) : 0;
+    return ts + LID_MEMBER.length + decimalLength(this.lids[k]!) + 1;
+  }
+
+  /** Writes doc k's suffix at `o`; returns where it ends. */
+  private writeSuffix(buf: Buffer, o: number, k: number): number {
+    const kind = this.suffixKind[k]!;
+    if (kind === SUFFIX_NONE) return o;
+    if (this.identities[k] !== undefined) return o + buf.write(this.suffixText(k), o, 'utf8');
+    if (kind === SUFFIX_TS_LID) {
+      o += TS_MEMBER.copy(buf, o);
+      o = writeDecimal(buf, o, this.ts[k]!);
+    }
+    o += LID_MEMBER.copy(buf, o);
+    o = writeDecimal(buf, o, this.lids[k]!);
+    buf[o++] = CLOSE_BRACE;
+    return o;
   }
 
   addGeneral(doc: IndexedDocument): void {
@@ -96,7 +143,7 @@ export class ShardWriteBatch {
   sourceOf(k: number): string {
     const doc = this.general[k];
     if (doc !== undefined) return doc.source;
-    return this.bytes.toString('utf8', this.keepStart[k]!, this.keepEnd[k]!) + this.suffixes[k]!;
+    return this.bytes.toString('utf8', this.keepStart[k]!, this.keepEnd[k]!) + this.suffixText(k);
   }
 
   /** The write-ahead log record of the batch (rendered once). */
@@ -109,7 +156,7 @@ export class ShardWriteBatch {
     let size = walBatchHeaderBytes(name, uuid);
     for (let k = 0; k < n; k++) {
       const doc = this.general[k];
-      lengths[k] = doc !== undefined ? Buffer.byteLength(doc.source, 'utf8') : this.keepEnd[k]! - this.keepStart[k]! + Buffer.byteLength(this.suffixes[k]!, this.suffixEncoding);
+      lengths[k] = doc !== undefined ? Buffer.byteLength(doc.source, 'utf8') : this.keepEnd[k]! - this.keepStart[k]! + this.suffixLength(k);
       size += WAL_DOC_HEADER_BYTES + lengths[k]!;
     }
     const buf = Buffer.allocUnsafe(size);
@@ -123,7 +170,7 @@ export class ShardWriteBatch {
         o += buf.write(doc.source, o, 'utf8');
       } else {
         o += this.bytes.copy(buf, o, this.keepStart[k]!, this.keepEnd[k]!);
-        o += buf.write(this.suffixes[k]!, o, this.suffixEncoding);
+        o = this.writeSuffix(buf, o, k);
       }
     }
     this.sourceAt = at;

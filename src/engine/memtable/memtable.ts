@@ -313,6 +313,11 @@ export class Memtable implements SegmentReader {
     return this.sources.get(doc);
   }
 
+  sourceBytes(doc: number): Uint8Array {
+    if (!Number.isInteger(doc) || doc < 0 || doc >= this.sources.count) throw new RangeError(`doc ${doc} is not in segment ${this.id}`);
+    return this.sources.bytes(doc);
+  }
+
   private addIdentity(id: bigint, ts: number, lid: number): void {
     this.idList.push(id);
     this.tsList.push(ts);
@@ -467,7 +472,7 @@ function jsonAsciiString(bytes: Uint8Array, start: number, end: number): string 
 export function snapshotTransferables(s: MemtableSnapshot): ArrayBuffer[] {
   const arenas = [s.text.docs, s.text.offsets, s.text.positions, s.plain.docs];
   const arrays: Array<{ buffer: ArrayBuffer }> = [s.ids, s.ts, s.lids, s.sources.chunkOf, s.sources.offsets, s.sources.lengths, ...s.sources.chunks];
-  arrays.push(s.dict.arena, s.dict.starts, s.dict.lengths, s.dict.fieldOf, s.dict.hashes, s.dict.payloads, s.dict.localIndexes, s.dict.table);
+  arrays.push(s.dict.arena, s.dict.records, s.dict.table);
   arrays.push(s.text.counts, s.plain.counts);
   for (const a of arenas) arrays.push(a.data, a.starts, ...a.own);
   for (const f of s.fields) {

@@ -74,6 +74,12 @@ export class SourceStore {
     return this.chunks[this.chunkOf.data[doc]!]!.toString('utf8', start, start + this.lengths.data[doc]!);
   }
 
+  /** The UTF-8 bytes of doc `doc` (a view into its chunk). */
+  bytes(doc: number): Uint8Array {
+    const start = this.offsets.data[doc]!;
+    return this.chunks[this.chunkOf.data[doc]!]!.subarray(start, start + this.lengths.data[doc]!);
+  }
+
   private newChunk(atLeast: number): void {
     this.current = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, atLeast));
     this.chunks.push(this.current);

@@ -4,7 +4,8 @@
  * their Elasticsearch type, status and reason, and are rebuilt as SvcError on the main thread.
  */
 import { SvcError } from '../../common/index.js';
-import type { SearchRequest, SearchResult } from '../search/types.js';
+import type { SearchRequest } from '../search/types.js';
+import type { PackedResult } from './packed-result.js';
 
 /** The name query threads carry for the operating system (at most 15 bytes). */
 export const QUERY_THREAD_NAME = 'svc-query';
@@ -39,7 +40,7 @@ export interface WireError {
   internal: boolean;
 }
 
-export type QueryReply = { taskId: number; ok: true; result: SearchResult } | { taskId: number; ok: false; error: WireError };
+export type QueryReply = { taskId: number; ok: true; result: PackedResult } | { taskId: number; ok: false; error: WireError };
 
 export function toWireError(err: unknown): WireError {
   if (err instanceof SvcError) return { type: err.type, status: err.status, reason: err.reason, details: err.details, internal: err.status >= 500 };

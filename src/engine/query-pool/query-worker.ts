@@ -9,6 +9,7 @@ import { ReaderCacheBudget, openSegment, useReaderCacheBudget } from '../segment
 import { executeSearch } from '../search/index.js';
 import type { SearchTarget } from '../search/types.js';
 import type { SegmentReader } from '../segment-reader.js';
+import { packResult } from './packed-result.js';
 import { QUERY_THREAD_NAME, toWireError, type QueryReply, type QueryTask, type QueryWorkerData } from './messages.js';
 
 nameThisThread(QUERY_THREAD_NAME);
@@ -46,7 +47,7 @@ parentPort!.on('message', (task: QueryTask) => {
       docLimit: t.docLimit,
       deleted: t.deleted,
     }));
-    reply = { taskId: task.taskId, ok: true, result: executeSearch(targets, task.request) };
+    reply = { taskId: task.taskId, ok: true, result: packResult(executeSearch(targets, task.request)) };
   } catch (err) {
     reply = { taskId: task.taskId, ok: false, error: toWireError(err) };
   }

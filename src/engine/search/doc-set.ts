@@ -3,6 +3,7 @@
  * of their inputs (never modified afterwards), so callers treat every set as read-only.
  */
 import type { Deadline } from './deadline.js';
+import { docBits } from '../segment/index.js';
 
 export const EMPTY_DOCS: Uint32Array = new Uint32Array(0);
 
@@ -69,7 +70,15 @@ export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (na === nb && a === b) return a;
   const out = new Uint32Array(na);
   let k = 0;
-  if (nb > na * GALLOP_RATIO) {
+  const bits = docBits(b);
+  if (bits !== undefined) {
+    // a dense list with its bitset: one load per doc of the shorter list, no walk, no search
+    for (let i = 0; i < na; i++) {
+      const x = a[i]!;
+      out[k] = x;
+      k += (bits[x >>> 5]! >>> (x & 31)) & 1;
+    }
+  } else if (nb > na * GALLOP_RATIO) {
     let j = 0;
     for (let i = 0; i < na && j < nb; i++) {
       const x = a[i]!;
@@ -211,6 +220,15 @@ export function difference(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (na === 0 || nb === 0) return a;
   const out = new Uint32Array(na);
   let k = 0;
+  const bits = docBits(b);
+  if (bits !== undefined) {
+    for (let i = 0; i < na; i++) {
+      const x = a[i]!;
+      out[k] = x;
+      k += 1 - ((bits[x >>> 5]! >>> (x & 31)) & 1);
+    }
+    return k === na ? a : out.subarray(0, k);
+  }
   let j = 0;
   const galloping = nb > na * GALLOP_RATIO;
   for (let i = 0; i < na; i++) {

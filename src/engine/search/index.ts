@@ -38,7 +38,7 @@ export { executeSearch, matchSegment } from './execute.js';
 export { storedDocument, fromStoredSource, type StoredDocument } from './stored-document.js';
 export { withoutDeleted } from './live-docs.js';
 export { mergeSearchResults } from './merge-results.js';
-export { matchUpperBound } from './match-bound.js';
+export { matchUpperBound, postingsWork } from './match-bound.js';
 export type { MatchOptions } from './execute.js';
 export { DEFAULT_SORT, SEGMENT_STRIDE } from './sort-keys.js';
 export { MAX_EXPANSIONS } from './term-expansion.js';

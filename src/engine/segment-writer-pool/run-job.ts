@@ -15,7 +15,9 @@ interface JobSource {
 export async function runJob(job: SegmentWriteJob, options: WriteOptions = {}): Promise<SegmentFileInfo> {
   const source = openJobSource(job);
   try {
-    return await writeSegment(source.reader, job.outputPath, options);
+    // a flush writes quickly; a merge makes the files compact (compression.ts)
+    const compression = job.kind === 'merge' ? 'compact' : 'quick';
+    return await writeSegment(source.reader, job.outputPath, { ...options, compression });
   } finally {
     source.close();
   }

@@ -11,9 +11,12 @@ import { decodeString, encodeString, encodingFor } from './strings.js';
 import type { SparseIndex } from './term-dict.js';
 
 export const MAGIC = Buffer.from('SVSG', 'latin1');
-export const FORMAT_VERSION = 3;
-/** versions this reader opens: 1 differs in its doc-store blocks (doc-block-v1.ts), 2 has no plane streams or packed term blocks */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
+export const FORMAT_VERSION = 4;
+/**
+ * versions this reader opens: 1 has text doc-store blocks only, 2 and 3 column blocks only (4
+ * marks each block's layout), 2 has no plane streams or packed term blocks
+ */
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
 export const HEADER_BYTES = 8;
 export const TRAILER_BYTES = 16;
 

@@ -4,9 +4,10 @@
  * writes out. docs/segment-format.md describes every byte; in short (little-endian, varints are
  * unsigned LEB128, offsets absolute, "blob ref" = varint offset · varint length · u32 CRC-32):
  *
- *   header    "SVSG" · u32 format version (3; versions 1 and 2 are still read)
- *   doc store blocks of ~1 Mi code units of sources, column-wise, Brotli q8 (doc-store.ts):
- *             per block the docs' shapes (the source with each value replaced by a slot marker),
+ *   header    "SVSG" · u32 format version (4; versions 1 to 3 are still read)
+ *   doc store blocks, each a layout byte and Brotli bytes (doc-store.ts): text blocks of ~1 MiB
+ *             of sources whole at q1 (flushes: doc-block-text.ts), or column blocks of ~1 Mi code
+ *             units at q8 (merges): per block the docs' shapes (the source with each value replaced by a slot marker),
  *             then per key a value stream; values the segment's columns hold (`_ts`, `_lid`,
  *             keyword terms, numbers) are not stored again; free text keeps its numbers and hex
  *             ids apart (doc-block-layout.ts); sources that are not flat objects are kept whole
@@ -32,8 +33,13 @@
  *
  * Integer streams are the packed u32 streams of bitpack.ts. Every blob but the posting blobs has
  * a CRC-32 checked when read; posting blobs are range-checked. Failures are CorruptionErrors.
+ *
+ * A reader keeps what it decodes in its thread's reader cache (reader-cache.ts), dense posting
+ * lists with a bitset of their docs (doc-bits.ts: the skip data of intersections, built in
+ * memory, not stored).
  */
 export { writeSegment, type SegmentFileInfo, type WriteOptions } from './segment-writer.js';
+export type { Compression } from './compression.js';
 export { segmentIdOf } from './segment-id.js';
 export { mergeSegments } from './merged-segment.js';
 export { FORMAT_VERSION } from './footer.js';
@@ -53,4 +59,5 @@ export function openSegment(filePath: string, id?: string): SegmentFileReader {
 }
 export { sectionSizes, type SectionSizes, type FieldSectionSizes } from './section-sizes.js';
 export { withoutDocs } from './live-docs-segment.js';
+export { docBits } from './doc-bits.js';
 export { ReaderCacheBudget, useReaderCacheBudget, currentReaderCache, MAX_READER_CACHE_BYTES, type ReaderCache } from './reader-cache.js';

@@ -28,6 +28,7 @@ import {
   type Footer,
 } from './footer.js';
 import { buildPointsIndex } from './points-index.js';
+import { attachDocBits, docBitsBytes } from './doc-bits.js';
 import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, inlineDocsOf, inlinePostingsOf, lowerBound, type TermBlock } from './term-dict.js';
 import { segmentIdOf } from './segment-id.js';
@@ -167,8 +168,16 @@ export class SegmentFile implements SegmentReader {
       const bytes = this.read(block.blobOffset[i]!, block.docsLen[i]!, mode !== DOCS_REF);
       return decodeDocIds(bytes, 0, block.docFreq[i]!, this.numDocs, mode, this.baseDocsOf(ref.entry));
     });
-    this.keepDecoded(key, docs, docs.byteLength);
+    this.keepDecoded(key, docs, this.withBits(docs, docs.byteLength));
     return docs;
+  }
+
+  /** Bytes of a decoded list with its bitset; the bitset is built when the list will be kept with it. */
+  private withBits(docs: Uint32Array, bytes: number): number {
+    const bits = docBitsBytes(docs, this.numDocs);
+    if (bits === 0 || bytes + bits > POSTINGS_CACHE_ITEM_BYTES) return bytes;
+    attachDocBits(docs, this.numDocs);
+    return bytes + bits;
   }
 
   /** The key of a term's decoded docs in `decoded`; its positions use -key - 1. */
@@ -200,7 +209,7 @@ export class SegmentFile implements SegmentReader {
       const { offsets, positions } = decodePositions(bytes, docsLen, end, docs.length, block.posMode[i]!);
       return { docs, offsets, positions };
     });
-    this.keepDecoded(key, decoded, decoded.docs.byteLength + decoded.offsets.byteLength + decoded.positions.byteLength);
+    this.keepDecoded(key, decoded, this.withBits(decoded.docs, decoded.docs.byteLength + decoded.offsets.byteLength + decoded.positions.byteLength));
     return decoded;
   }
 

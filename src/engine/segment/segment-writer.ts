@@ -9,6 +9,7 @@ import type { FieldInfo, OrdinalColumn, PositionPostings, SegmentReader } from '
 import { ByteWriter } from './byte-writer.js';
 import { checksum } from './checksum.js';
 import { encodeIdColumn, encodeNumericColumn, encodeOrdinalColumn } from './column-codec.js';
+import { COMPRESSION_LEVELS, type Compression, type CompressionLevels } from './compression.js';
 import { DocStoreBlockWriter } from './doc-store.js';
 import { FileSink } from './file-sink.js';
 import { findOrdinalFunction } from './ordinal-function.js';
@@ -121,6 +122,7 @@ class SegmentSerializer {
     /** docs [0, numDocs) are written: a snapshot of a source that may still grow */
     private readonly numDocs: number,
     sliceMs: number,
+    private readonly levels: CompressionLevels,
   ) {
     this.sink = new FileSink(fd);
     this.yielder = new Yielder(sliceMs);
@@ -195,7 +197,7 @@ class SegmentSerializer {
     const offsets: number[] = [this.sink.position];
     const crcs: number[] = [];
     // the columns this file will hold: what the reader can take left-out values from
-    const blocks = new DocStoreBlockWriter({
+    const blocks = new DocStoreBlockWriter(this.source, this.levels.docStore, {
       numeric: (field) => (field === '_ts' ? ts : field === '_lid' ? lid : fields.has(field) ? this.numericOf(field) : null),
       keyword: (field) => (fields.has(field) ? this.ordinalsOf(field) : null),
     });
@@ -223,7 +225,7 @@ class SegmentSerializer {
     };
     try {
       for (let d = 0; d < n; d++) {
-        blocks.add(this.source.source(d), d);
+        blocks.add(d, ts[d]!, lid[d]!);
         if (blocks.full) await flush(d + 1);
         else if (this.yielder.due()) await this.yielder.pause();
       }
@@ -276,7 +278,7 @@ class SegmentSerializer {
     const withPositions = f.type === 'text';
     const derived = ordinals !== null && this.canDerivePostings(f.name, ordinals, present.length);
     await this.breather();
-    const dict = new TermDictWriter(withPositions, derived);
+    const dict = new TermDictWriter(withPositions, derived, this.levels.termBlockQuality);
     const references = new ReferenceChooser(n);
     const referenceBlob = new ByteWriter(1 << 12);
     // the ordinal column's terms are usually the term dictionary: then they are not repeated
@@ -316,7 +318,7 @@ class SegmentSerializer {
         }
         if (docsMode !== DOCS_REF) references.offer(rank, docs);
         const docsLen = blob.length;
-        const mode = positions === null ? 0 : encodePositions(blob, positions, docs.length);
+        const mode = positions === null ? 0 : encodePositions(blob, positions, docs.length, this.levels.positionsLevel);
         const offset = this.sink.position;
         this.sink.write(blob.view8());
         dict.add(term, docs.length, offset, docsLen, docsMode, blob.length - docsLen, mode);
@@ -415,6 +417,8 @@ async function fsyncDir(dir: string): Promise<void> {
 export interface WriteOptions {
   /** longest stretch of work (ms) between turns given to the event loop; default 8 */
   sliceMs?: number;
+  /** `compact` (the default) or `quick` (flushes): see compression.ts */
+  compression?: Compression;
 }
 
 export async function writeSegment(source: SegmentReader, filePath: string, options: WriteOptions = {}): Promise<SegmentFileInfo> {
@@ -422,7 +426,7 @@ export async function writeSegment(source: SegmentReader, filePath: string, opti
   const fd = fs.openSync(tmp, 'w');
   let closed = false;
   try {
-    const { sizeBytes, info } = await new SegmentSerializer(fd, source, source.numDocs, options.sliceMs ?? SLICE_MS).write();
+    const { sizeBytes, info } = await new SegmentSerializer(fd, source, source.numDocs, options.sliceMs ?? SLICE_MS, COMPRESSION_LEVELS[options.compression ?? 'compact']).write();
     await fsyncAsync(fd);
     fs.closeSync(fd);
     closed = true;

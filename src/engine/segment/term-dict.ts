@@ -74,6 +74,8 @@ export class TermDictWriter {
     private readonly hasPositions: boolean,
     /** postings come from the ordinal column: entries hold the docFreq only */
     private readonly derived = false,
+    /** Brotli quality of the blocks */
+    private readonly quality = DEFAULT_BROTLI_QUALITY,
   ) {}
 
   /** Terms added so far: the rank the next term gets. */
@@ -172,7 +174,8 @@ export class TermDictWriter {
     if (this.inlineDocs.length > 0) packDocs(b, this.inlineDocs);
     const w = this.blocks;
     const start = w.length;
-    const compressed = zlib.brotliCompressSync(b.view8(), { params: { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } });
+    const params = { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_QUALITY]: this.quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length };
+    const compressed = zlib.brotliCompressSync(b.view8(), { params });
     if (compressed.length < b.length) {
       w.u8((enc === UTF16 ? FLAG_UTF16 : 0) | FLAG_BROTLI);
       w.bytes(compressed);
@@ -352,7 +355,8 @@ export function decodeTermBlock(stored: Uint8Array, hasPositions: boolean, deriv
 }
 
 /** quality 5: the blocks are small, higher qualities gain under 1 % */
-const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 };
+const DEFAULT_BROTLI_QUALITY = 5;
+const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_LGWIN]: 16 };
 
 /** Appends u8 width · the docs as width-bit values. */
 function packDocs(out: ByteWriter, docs: readonly number[]): void {

@@ -4,11 +4,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, TooManyRequestsError } from '../../common/index.js';
-import type { WriteOp, WriteOutcome, WriteResult } from '../../engine/index.js';
+import type { WriteOp } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
 import { esErrorObject } from '../error-render.js';
 import { bodyBuffer } from '../request-body.js';
 import { sendJsonText } from '../json-reply.js';
+import { BulkResponseWriter } from './bulk-response.js';
 import { parseBulk, type BulkAction } from './parse-bulk.js';
 
 interface BulkParams {
@@ -42,7 +43,7 @@ export function assertWriteBudget(deps: ApiDeps): void {
   }
 }
 
-async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps: ApiDeps, canWrite: IndexPermissionCheck): Promise<string> {
+async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps: ApiDeps, canWrite: IndexPermissionCheck): Promise<Buffer> {
   const started = performance.now();
   assertWriteBudget(deps);
   // a refused request wrote nothing: usage counts only bodies taken in
@@ -53,64 +54,55 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
   const ops: WriteOp[] = [];
   const opOf: number[] = new Array(items.length).fill(-1);
   const errors: Array<SvcError | undefined> = new Array(items.length);
+  // one check and one alias lookup per run of items naming the same index
+  let lastIndex: string | undefined;
+  let lastDenied: SvcError | undefined;
+  let lastTarget: string | SvcError = '';
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
-    const denied = item.error ? undefined : canWrite(request, item.index);
-    if (item.error || denied) {
-      errors[i] = item.error ?? denied;
+    if (item.error !== undefined) {
+      errors[i] = item.error;
       continue;
     }
-    let index: string;
-    try {
-      // a write to an alias goes to its write index
-      index = deps.engine.writeIndexFor(item.index);
-    } catch (err) {
-      if (!(err instanceof SvcError)) throw err;
-      errors[i] = err;
+    if (item.index !== lastIndex) {
+      lastIndex = item.index;
+      lastDenied = canWrite(request, item.index);
+      try {
+        // a write to an alias goes to its write index
+        lastTarget = lastDenied ? '' : deps.engine.writeIndexFor(item.index);
+      } catch (err) {
+        if (!(err instanceof SvcError)) throw err;
+        lastTarget = err;
+      }
+    }
+    if (lastDenied || lastTarget instanceof SvcError) {
+      errors[i] = lastDenied ?? (lastTarget as SvcError);
       continue;
     }
     opOf[i] = ops.length;
-    ops.push({ index, start: item.start, end: item.end, action: item.action, id: item.id, update: item.update });
+    // the item is the op when it names its index itself: no object per document
+    ops.push(lastTarget === item.index ? item : { index: lastTarget, start: item.start, end: item.end, action: item.action, id: item.id, update: item.update });
   }
 
   const outcomes = await deps.engine.write(body, ops);
   let anyError = false;
   let indexedBytes = 0;
-  const rendered: string[] = new Array(items.length);
+  const answer = new BulkResponseWriter(items.length);
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const outcome = opOf[i]! >= 0 ? outcomes[opOf[i]!]! : undefined;
     if (outcome?.ok && !item.error) {
       if (item.action === 'index' || item.action === 'create') indexedBytes += item.end - item.start;
-      rendered[i] = writtenItem(item.action, outcome);
+      answer.written(item.action, outcome);
     } else {
       anyError = true;
       const error = outcome && !outcome.ok ? outcome.error : errors[i]!;
-      rendered[i] = failedItem(item.action, item.index, (outcome && !outcome.ok ? outcome.id : undefined) ?? item.id, error);
+      answer.text(failedItem(item.action, item.index, (outcome && !outcome.ok ? outcome.id : undefined) ?? item.id, error));
     }
   }
   deps.metrics.bulkRequestIndexedBytes.inc(indexedBytes);
   const took = Math.round(performance.now() - started);
-  return `{"took":${took},"errors":${anyError},"items":[${rendered.join(',')}]}`;
-}
-
-/** HTTP status of a write's result, as Elasticsearch answers it per item and per request. */
-export function writeStatus(result: WriteResult): number {
-  return result === 'created' ? 201 : result === 'not_found' ? 404 : 200;
-}
-
-/**
- * The body of a successful write (`_index` … `_primary_term`), as the document APIs answer
- * and as a bulk item holds it (with `status`).
- */
-export function writtenFields(outcome: Extract<WriteOutcome, { ok: true }>): string {
-  // a noop writes nothing: no shard took part
-  const shards = outcome.result === 'noop' ? '{"total":0,"successful":0,"failed":0}' : '{"total":1,"successful":1,"failed":0}';
-  return `"_index":${JSON.stringify(outcome.index)},"_type":"_doc","_id":${JSON.stringify(outcome.id)},"_version":${outcome.version},"result":"${outcome.result}","_shards":${shards},"_seq_no":${Math.max(0, outcome.lid - 1)},"_primary_term":1`;
-}
-
-function writtenItem(action: BulkAction, outcome: Extract<WriteOutcome, { ok: true }>): string {
-  return `{"${action}":{${writtenFields(outcome)},"status":${writeStatus(outcome.result)}}}`;
+  return answer.finish(took, anyError);
 }
 
 /** A document that did not parse fails on its own: its error names no index, as Elasticsearch's does not. */

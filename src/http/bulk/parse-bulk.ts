@@ -28,15 +28,19 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
   const items: BulkItem[] = [];
   let i = 0;
   // shippers repeat one action line for a whole batch: parse it once
-  let lastActionText = '';
+  let lastStart = 0;
+  let lastEnd = 0;
   let lastAction: { action: BulkAction; meta: Record<string, unknown> } | undefined;
-  while (i < lines.length) {
-    const [start, end] = lines[i]!;
+  const { count, bounds } = lines;
+  while (i < count) {
+    const start = bounds[2 * i]!;
+    const end = bounds[2 * i + 1]!;
     const lineNo = i + 1;
-    const actionText = body.toString('utf8', start, end);
-    if (lastAction === undefined || actionText !== lastActionText) {
-      lastAction = parseActionLine(actionText, lineNo);
-      lastActionText = actionText;
+    // compared as bytes: no string per line
+    if (lastAction === undefined || body.compare(body, lastStart, lastEnd, start, end) !== 0) {
+      lastAction = parseActionLine(body.toString('utf8', start, end), lineNo);
+      lastStart = start;
+      lastEnd = end;
     }
     const { action, meta } = lastAction;
     i++;
@@ -50,10 +54,11 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
       items.push(idProblem ? { action, index, error: idProblem, spanStart: start, spanEnd: end } : { action, index, id, start: 0, end: 0, spanStart: start, spanEnd: end });
       continue;
     }
-    if (i >= lines.length) {
+    if (i >= count) {
       throw new BadRequestError(`the action at line [${lineNo}] has no document line after it`, 'illegal_argument_exception');
     }
-    const [docStart, docEnd] = lines[i]!;
+    const docStart = bounds[2 * i]!;
+    const docEnd = bounds[2 * i + 1]!;
     i++;
     if (idProblem) {
       items.push({ action, index, error: idProblem, spanStart: start, spanEnd: docEnd });

@@ -14,7 +14,8 @@ import type { ApiDeps } from '../deps.js';
 import { bodyBuffer } from '../request-body.js';
 import { sendJsonText } from '../json-reply.js';
 import { stringParam, type QueryParams } from '../query-params.js';
-import { assertWriteBudget, writeStatus, writtenFields } from '../bulk/bulk-route.js';
+import { assertWriteBudget } from '../bulk/bulk-route.js';
+import { writeStatus, writtenFields } from '../bulk/written-fields.js';
 import { parseUpdate } from '../bulk/parse-bulk.js';
 import { parseSourceFilter, filterSource, type SourceFilter } from '../search/source-filter.js';
 

@@ -12,6 +12,7 @@ import { clusterSecretPolicy } from '../cluster-policy.js';
 import type { Lifecycle } from '../deps.js';
 import { registerProbeRoutes } from '../routes/root.js';
 import { createServer } from '../server.js';
+import { InFlightBytes } from '../in-flight-bytes.js';
 import { registerInternalRoutes, type InternalRouteDeps } from './internal-routes.js';
 
 export interface InternalApiDeps extends InternalRouteDeps {
@@ -25,7 +26,9 @@ export interface InternalApiDeps extends InternalRouteDeps {
 }
 
 export function buildInternalApi(deps: InternalApiDeps): FastifyInstance {
-  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes });
+  const inFlight = new InFlightBytes(deps.config.inFlightRequestsBytes);
+  deps.metrics.watchInFlightBytes(() => inFlight.usedBytes);
+  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes, inFlight });
   installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
   registerProbeRoutes(app, deps);
   registerInternalRoutes(app, deps);

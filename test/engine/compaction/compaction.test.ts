@@ -58,4 +58,48 @@ describe('compaction', () => {
     await engine.close();
     await metastore.close();
   });
+
+  it('merges the quick files of an idle index into one compact segment, once per idle period, and releases it after', async () => {
+    const metastore = await openMetastore({ kind: 'sqlite', path: path.join(dataDir, 'idle-metastore.sqlite') });
+    const engine = await openEngine(path.join(dataDir, 'idle'), metastore);
+    try {
+      const levels = () => engine.shard('rest')!.segmentRecords().map((r) => r.level);
+      const write = async (round: number) => {
+        const ops = Array.from({ length: 200 }, (_, i) => ({ index: 'rest', doc: { _line: `rest ${round} line ${i} ${i % 2 ? 'odd' : 'even'}`, n: i } }));
+        assert.ok((await writeDocs(engine, ops)).every((o) => o.ok));
+        await engine.flush(['rest']);
+      };
+      await write(0);
+      assert.deepEqual(levels(), [0]);
+      const later = () => Date.now() + 7_200_000;
+      assert.deepEqual(engine.releaseIdle(later()), [], 'merged before it is released');
+      await engine.compactionIdle();
+      assert.deepEqual(levels(), [1]);
+      assert.deepEqual(engine.releaseIdle(later()), ['rest']);
+      assert.equal(countAll(engine, 'rest'), 200);
+      // used again: two more flushes, merged at the next idle period
+      await write(1);
+      await write(2);
+      assert.deepEqual(levels().sort(), [0, 0, 1]);
+      assert.deepEqual(engine.releaseIdle(later()), []);
+      await engine.compactionIdle();
+      assert.deepEqual(levels().sort(), [1, 1]);
+      assert.equal(countAll(engine, 'rest'), 600);
+      assert.equal(countAll(engine, 'rest', 'odd'), 300);
+      // a single quick file is rewritten by a force merge too; a single compact one is left
+      const ops = Array.from({ length: 50 }, (_, i) => ({ index: 'one', doc: { _line: `one ${i}` } }));
+      assert.ok((await writeDocs(engine, ops)).every((o) => o.ok));
+      await engine.flush(['one']);
+      const oneLevels = () => engine.shard('one')!.segmentRecords().map((r) => `${r.level}:${r.id}`);
+      assert.match(oneLevels().join(), /^0:/);
+      await engine.forceMerge('one');
+      const merged = oneLevels();
+      assert.match(merged.join(), /^1:/);
+      await engine.forceMerge('one');
+      assert.deepEqual(oneLevels(), merged);
+      assert.equal(countAll(engine, 'one'), 50);
+    } finally {
+      await engine.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextMerge, type MergeCandidate, type MergePolicyOptions } from '../../../src/engine/compaction/index.js';
+import { idleMerge, nextMerge, type MergeCandidate, type MergePolicyOptions } from '../../../src/engine/compaction/index.js';
 
 const policy: MergePolicyOptions = { l0MergeFactor: 3, l1MergeFactor: 3, maxMergeSegments: 4, l2MinDocs: 1000, maxSegmentDocs: 5000 };
 const seg = (id: string, level: number, numDocs: number): MergeCandidate => ({ id, level, numDocs, sizeBytes: numDocs * 100 });
@@ -29,5 +29,12 @@ describe('merge policy', () => {
     assert.equal(nextMerge([seg('a', 1, 6000), seg('b', 1, 6000), seg('c', 1, 6000)], policy), null);
     const mixed = [seg('a', 1, 10), seg('b', 1, 10), seg('c', 1, 10), seg('d', 0, 1), seg('e', 0, 1), seg('f', 0, 1)];
     assert.equal(nextMerge(mixed, policy)!.from, 0);
+  });
+
+  it('merges every L0 segment of an idle index, even one, and nothing else', () => {
+    assert.equal(idleMerge([seg('a', 1, 10), seg('b', 2, 10)], policy), null);
+    assert.deepEqual(idleMerge([seg('a', 0, 10)], policy), { from: 0, to: 1, segmentIds: ['a'] });
+    const mixed = [seg('a', 1, 10), seg('b', 0, 10), seg('c', 0, 6000), seg('d', 0, 5), ...['e', 'f', 'g', 'h'].map((id) => seg(id, 0, 1))];
+    assert.deepEqual(idleMerge(mixed, policy), { from: 0, to: 1, segmentIds: ['b', 'd', 'e', 'f'] });
   });
 });

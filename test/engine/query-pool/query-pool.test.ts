@@ -10,6 +10,9 @@ import { metastoreCatalog } from '../../../src/node/metastore-catalog.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
 import { QueryTimeoutError } from '../../../src/common/index.js';
 import { NO_QUERY_POOL_EVENTS } from '../../../src/engine/query-pool/index.js';
+import { runsHere } from '../../../src/engine/query-pool/query-pool.js';
+import { segment, text } from '../search/corpus.js';
+import type { Query } from '../../../src/query/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
 
 const logger = pino({ level: 'silent' });
@@ -109,13 +112,15 @@ describe('query threads', () => {
     assert.equal(pool.size, 2);
   });
 
+  /** A one-thread pool that counts the searches it hands to its thread. */
+  function countingPool(): { counting: QueryPool; started: () => number } {
+    let n = 0;
+    const counting = new QueryPool({ threads: 1, logger, events: { ...NO_QUERY_POOL_EVENTS, started: () => n++ } });
+    return { counting, started: () => n };
+  }
+
   it('answers a count of a rare word, or a search matching nothing, without a query thread', async () => {
-    let started = 0;
-    const counting = new QueryPool({
-      threads: 1,
-      logger,
-      events: { ...NO_QUERY_POOL_EVENTS, started: () => started++ },
-    });
+    const { counting, started } = countingPool();
     try {
       const targets = engine.searchTargets(['pooled']);
       const fizz = { kind: 'match', field: '_line', text: 'fizz', operator: 'or' } as const;
@@ -123,11 +128,42 @@ describe('query threads', () => {
       assert.equal(count.total, executeSearch(targets, { ...base, query: fizz, size: 0 }).total);
       const nothing = await counting.search(targets, { ...base, query: { kind: 'match', field: '_line', text: 'nowhere', operator: 'or' } });
       assert.equal(nothing.total, 0);
-      assert.equal(started, 0, 'both answered on the calling thread');
-      // hits to read, or many matches to count: a query thread's work
-      await counting.search(targets, { ...base, query: fizz });
+      assert.equal(started(), 0, 'both answered on the calling thread');
+      // many matches to count, hits of a query without a cheap bound, hits by score, a large page: a query thread's work
       await counting.search(targets, { ...base, size: 0 });
-      assert.equal(started, 2);
+      await counting.search(targets, base);
+      await counting.search(targets, { ...base, query: fizz, sort: [{ field: '_score', order: 'desc' }] });
+      await counting.search(targets, { ...base, query: fizz, size: 101 });
+      assert.equal(started(), 4);
+    } finally {
+      await counting.close();
+    }
+  });
+
+  it('answers a small page of the newest hits, or a count, of a query on few postings without a query thread', async () => {
+    const { counting, started } = countingPool();
+    try {
+      const targets = engine.searchTargets(['pooled']);
+      const fizz = { kind: 'match', field: '_line', text: 'fizz', operator: 'or' } as const;
+      const both: Query = { kind: 'bool', must: [fizz, { kind: 'match', field: '_line', text: 'part', operator: 'or' }], filter: [], should: [], mustNot: [] };
+      const pages: SearchRequest[] = [
+        { ...base, query: fizz, size: 100 },
+        { ...base, query: fizz, from: 40, size: 20, sort: [{ field: '_ts', order: 'asc' }] },
+        { ...base, query: both, size: 10, trackTotalHits: 50 },
+        { ...base, query: both, size: 0 },
+      ];
+      for (const request of pages) {
+        const here = await counting.search(targets, request);
+        const expected = executeSearch(targets, request);
+        assert.equal(here.total, expected.total);
+        assert.equal(here.totalRelation, expected.totalRelation);
+        assert.deepEqual(
+          here.hits.map((h) => [h.id, h.sortValues, h.source]),
+          expected.hits.map((h) => [h.id, h.sortValues, h.source]),
+        );
+        assert.ok(here.total > 0);
+      }
+      assert.equal(started(), 0, 'answered on the calling thread');
     } finally {
       await counting.close();
     }
@@ -137,5 +173,25 @@ describe('query threads', () => {
     const targets = engine.searchTargets(['pooled']);
     const results = await Promise.all(Array.from({ length: 10 }, () => pool.search(targets, base)));
     for (const r of results) assert.equal(r.total, 600);
+  });
+
+  it('keeps on the calling thread what reads few postings, by their document frequencies, and sends the rest', () => {
+    // 20,000 docs: more matches than a count may have by the match bound alone
+    const docs = Array.from({ length: 20_000 }, (_, i) => ({ n: `d${i}`, ts: 1_700_000_000_000 + i, fields: [text('_line', `common other ${i % 2 === 0 ? 'even' : 'odd'}`)] }));
+    const targets = [{ index: 'big', segment: segment('big', docs) }];
+    const w = (t: string): Query => ({ kind: 'match', field: '_line', text: t, operator: 'or' });
+    const both: Query = { kind: 'bool', must: [w('common')], filter: [w('other')], should: [], mustNot: [] };
+    const count = (query: Query): SearchRequest => ({ ...base, query, size: 0 });
+    assert.equal(runsHere(targets, count(both)), true, 'a count of two lists of 20,000');
+    assert.equal(runsHere(targets, { ...base, query: both, size: 100 }), true, 'the newest 100 of them');
+    assert.equal(runsHere(targets, { ...base, query: both, sort: [{ field: '_ts', order: 'asc' }] }), true, 'the oldest 10');
+    assert.equal(runsHere(targets, { ...base, query: both, size: 101 }), false, 'a page over 100 hits');
+    assert.equal(runsHere(targets, { ...base, query: both, sort: [{ field: '_score', order: 'desc' }] }), false, 'hits by score');
+    assert.equal(runsHere(targets, count({ kind: 'phrase', field: '_line', text: 'common other', slop: 0 })), true, 'a phrase of two such lists');
+    assert.equal(runsHere(targets, count({ kind: 'phrase', field: '_line', text: 'common other common other common other common', slop: 0 })), false, 'a phrase of seven');
+    assert.equal(runsHere(targets, count({ ...both, mustNot: [w('even')] })), false, 'a negation');
+    assert.equal(runsHere(targets, count({ kind: 'match_all' })), false, 'every doc');
+    // 14 lists of 20,000 docs: more postings than is cheap
+    assert.equal(runsHere(targets, count({ kind: 'bool', must: Array.from({ length: 14 }, () => w('common')), filter: [], should: [], mustNot: [] })), false, 'many long lists');
   });
 });

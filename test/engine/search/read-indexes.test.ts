@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Query } from '../../../src/query/index.js';
 import type { SegmentReader } from '../../../src/engine/segment-reader.js';
 import { openSegment, writeSegment, type SegmentFileReader } from '../../../src/engine/segment/index.js';
-import { executeSearch, matchUpperBound, type SearchTarget } from '../../../src/engine/search/index.js';
+import { executeSearch, matchUpperBound, postingsWork, type SearchTarget } from '../../../src/engine/search/index.js';
 import { Deadline } from '../../../src/engine/search/deadline.js';
 import { planQuery } from '../../../src/engine/search/plan.js';
 import { buildPointsIndex } from '../../../src/engine/segment/points-index.js';
@@ -243,4 +243,21 @@ test('built-in fields have no dictionary bound', () => {
   assert.equal(matchUpperBound([file], { kind: 'term', field: '_id', value: '1' }), Infinity);
   assert.equal(matchUpperBound([file], { kind: 'term', field: '_index', value: 'i' }), Infinity);
   assert.equal(matchUpperBound([file], { kind: 'term', field: 'host', value: 'h1' }), 5000);
+});
+
+test('the postings a query reads: every term counts, whatever the operator', () => {
+  const word = (w: string): Query => ({ kind: 'match', field: '_line', text: w, operator: 'or' });
+  const df = (w: string) => file.docFreq('_line', w);
+  assert.ok(df('alpha') > 0 && df('gamma') > 0);
+  assert.equal(postingsWork([file], word('alpha')), df('alpha'));
+  const both: Query = { kind: 'bool', must: [word('alpha')], filter: [word('gamma')], should: [], mustNot: [] };
+  assert.equal(matchUpperBound([file], both), Math.min(df('alpha'), df('gamma')));
+  assert.equal(postingsWork([file], both), df('alpha') + df('gamma'));
+  assert.equal(postingsWork([file], { kind: 'match', field: '_line', text: 'alpha gamma', operator: 'and' }), df('alpha') + df('gamma'));
+  // a phrase reads positions too: its docs count twice
+  assert.equal(postingsWork([file], { kind: 'phrase', field: '_line', text: 'line alpha', slop: 0 }), 2 * (df('line') + df('alpha')));
+  // negations and a bool of nothing but negations are no small work
+  assert.equal(postingsWork([file], { ...both, mustNot: [word('beta')] }), Infinity);
+  assert.equal(postingsWork([file], { kind: 'bool', must: [], filter: [], should: [], mustNot: [] }), Infinity);
+  assert.equal(postingsWork([file], { kind: 'match_none' }), 0);
 });

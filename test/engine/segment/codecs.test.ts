@@ -107,7 +107,7 @@ describe('posting blobs', () => {
       const w = new ByteWriter();
       encodeDocIds(w, docs);
       const docsLen = w.length;
-      const mode = encodePositions(w, { docs, offsets, positions: Uint32Array.from(positions) }, nDocs);
+      const mode = encodePositions(w, { docs, offsets, positions: Uint32Array.from(positions) }, nDocs, 6);
       const bytes = w.toBytes();
       assert.deepEqual(decodeDocIds(bytes, 0, nDocs, d + 1), docs);
       const back = decodePositions(bytes, docsLen, bytes.length, nDocs, mode);

@@ -5,6 +5,7 @@ import { FormatError } from '../../../src/engine/segment/byte-reader.js';
 import { ColumnDocBlock } from '../../../src/engine/segment/doc-block-decoder.js';
 import { DocBlockEncoder, type WrittenColumns } from '../../../src/engine/segment/doc-block-encoder.js';
 import type { SourceColumns } from '../../../src/engine/segment/doc-block.js';
+import { TextDocBlock, TextDocBlockEncoder } from '../../../src/engine/segment/doc-block-text.js';
 import {
   SLOT_INT,
   SLOT_LITERAL,
@@ -168,5 +169,54 @@ describe('column-wise doc blocks', () => {
     }
     // the block's checksum catches the rest; the structure alone catches many
     assert.ok(detected > 20, `structure checks caught ${detected} of 200 damaged blocks`);
+  });
+});
+
+describe('text doc blocks', () => {
+  /** Encodes UTF-8 sources (with their `_ts` and `_lid`) as one text block and reads each back. */
+  function textRoundTrip(docs: ReadonlyArray<[string, number, number]>): Buffer {
+    const encoder = new TextDocBlockEncoder();
+    for (const [text, ts, lid] of docs) {
+      const bytes = Buffer.from(text, 'utf8');
+      encoder.add(bytes, 0, bytes.length, ts, lid);
+    }
+    const raw = encoder.finish();
+    assert.equal(encoder.count, 0, 'finish starts the next block');
+    const ts = Float64Array.from(docs.map((d) => d[1]));
+    const lid = Float64Array.from(docs.map((d) => d[2]));
+    const columns: SourceColumns = { numeric: (f) => (f === '_ts' ? ts : f === '_lid' ? lid : null), ordinals: () => null };
+    const block = new TextDocBlock(raw, docs.length);
+    docs.forEach(([text], i) => assert.equal(block.text(i, i, columns), text, `text of doc ${i}`));
+    return raw;
+  }
+
+  it('leave out a `_ts` and `_lid` suffix equal to the columns, and keep every other text whole', () => {
+    const docs: Array<[string, number, number]> = [
+      ['{"_line":"a b","_ts":1704067201642,"_lid":1}', 1704067201642, 1],
+      ['{"_line":"c","_lid":20}', 5, 20],
+      ['{"_line":"ts differs","_ts":7,"_lid":3}', 8, 3],
+      ['{"_line":"lid differs","_lid":4}', 0, 5],
+      ['{"_line":"identity after","_lid":6,"_id":"x","_version":2}', 0, 6],
+      ['{"_line":"fraction","_ts":1.5,"_lid":7}', 1.5, 7],
+      ['{"_line":"big","_ts":1704067201642,"_lid":9007199254740991}', 1704067201642, 9007199254740991],
+      ['{"_line":"Ünïcödé 日本語 😀","_ts":10,"_lid":8}', 10, 8],
+      ['{"_line":"prefix of lid","_lid":123}', 0, 23],
+      ['{"_lid":9}', 0, 9],
+      ['{}', 0, 10],
+      ['}', 0, 11],
+    ];
+    const raw = textRoundTrip(docs).toString('utf8');
+    for (const gone of ['1704067201642', '"_lid":20', '"_lid":3', '"_ts":1.5', '"_lid":8']) assert.ok(!raw.includes(gone), `${gone} left out`);
+    for (const kept of ['"_ts":7}', '"_lid":4}', '"_lid":6,"_id"', '"_lid":123}', '{"_lid":9}']) assert.ok(raw.includes(kept), `${kept} kept`);
+  });
+
+  it('give back generated logs and awkward sources byte for byte', () => {
+    const docs = generateLogs(2_000, { seed: 5, rich: true }).map((d): [string, number, number] => [d.source, d.ts, d.lid]);
+    const awkward = awkwardDocs()
+      .filter((d) => Buffer.from(d.source, 'utf8').toString('utf8') === d.source)
+      .map((d): [string, number, number] => [d.source, d.ts, d.lid]);
+    assert.ok(awkward.length > 5);
+    const raw = textRoundTrip([...awkward, ...docs]);
+    assert.ok(raw.length < docs.reduce((n, d) => n + Buffer.byteLength(d[0]), 0), 'suffixes left out');
   });
 });

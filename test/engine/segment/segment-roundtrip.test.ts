@@ -198,6 +198,46 @@ describe('segment file round trip', () => {
     }
   });
 
+  it('writes a flush quickly, with text doc blocks, which a compact merge turns into column blocks', async () => {
+    const docs = [...awkwardDocs(), ...generateLogs(12_000, { seed: 31, rich: true, startLid: 100, startId: 1000n })];
+    const half = docs.length >> 1;
+    const first = memtableOf(docs.slice(0, half), 'ta');
+    const second = memtableOf(docs.slice(half), 'tb');
+    /** Each doc block's layout byte and the doc store's bytes. */
+    const docStoreOf = (file: string): { layouts: number[]; bytes: number } => {
+      const bytes = fs.readFileSync(file);
+      const trailer = decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES));
+      assert.equal(trailer.version, 4);
+      const footer = decodeFooter(bytes.subarray(bytes.length - TRAILER_BYTES - trailer.footerLength, bytes.length - TRAILER_BYTES), bytes.length, trailer.version);
+      const offsets = [...footer.docStore.offsets];
+      return { layouts: offsets.slice(0, -1).map((o) => bytes[o]!), bytes: offsets.at(-1)! - offsets[0]! };
+    };
+    const files = ['text-a', 'text-b'].map((name) => path.join(dir, `${name}.seg`));
+    await writeSegment(first, files[0]!, { compression: 'quick' });
+    await writeSegment(second, files[1]!, { compression: 'quick' });
+    const [a, b] = files.map((f) => openSegment(f));
+    try {
+      const text = files.map(docStoreOf);
+      for (const t of text) assert.ok(t.layouts.length > 1 && t.layouts.every((l) => l === 1), `text blocks: ${t.layouts}`);
+      assertSameSegment(a!, first, { fromProbes: 5 });
+      assertSameSegment(b!, second, { fromProbes: 5 });
+      const mergedFile = path.join(dir, 'text-merged.seg');
+      await writeSegment(mergeSegments('merged', [a!, b!]), mergedFile);
+      const merged = openSegment(mergedFile);
+      try {
+        const columns = docStoreOf(mergedFile);
+        assert.ok(columns.layouts.every((l) => l === 2), `column blocks: ${columns.layouts}`);
+        assert.ok(columns.bytes < 0.9 * (text[0]!.bytes + text[1]!.bytes), `merged doc store ${columns.bytes} B against ${text[0]!.bytes + text[1]!.bytes} B`);
+        assertSameSegment(merged, mergeSegments('expected', [first, second]), { fromProbes: 5 });
+      } finally {
+        merged.close();
+      }
+    } finally {
+      a!.close();
+      b!.close();
+    }
+  });
+
   it('reads version-1 files', () => {
     // written by the version-1 writer from these docs (see awkward-sources.ts)
     const docs = [...awkwardDocs(), ...generateLogs(600, { seed: 21, rich: true, startLid: 100, startId: 1000n })];
@@ -211,19 +251,25 @@ describe('segment file round trip', () => {
     }
   });
 
-  it('reads version-2 files', () => {
-    // written by the version-2 writer from these docs: packed columns, deflated term blocks,
-    // 512 Ki doc blocks
-    const docs = [...awkwardDocs(), ...generateLogs(3_000, { seed: 22, rich: true, startLid: 100, startId: 1000n })];
-    const r = openSegment(path.join(FIXTURES, 'format-v2.seg'));
-    try {
-      const bytes = fs.readFileSync(path.join(FIXTURES, 'format-v2.seg'));
-      assert.equal(decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES)).version, 2);
-      assertSameSegment(r, memtableOf(docs), { fromProbes: 5 });
-    } finally {
-      r.close();
-    }
-  });
+  // written by the version-2 writer (packed columns, deflated term blocks, 512 Ki doc blocks) and
+  // by the version-3 writer (column doc blocks only, at Brotli q8) from these docs
+  for (const [version, seed] of [
+    [2, 22],
+    [3, 23],
+  ] as const) {
+    it(`reads version-${version} files`, () => {
+      const docs = [...awkwardDocs(), ...generateLogs(3_000, { seed, rich: true, startLid: 100, startId: 1000n })];
+      const file = path.join(FIXTURES, `format-v${version}.seg`);
+      const r = openSegment(file);
+      try {
+        const bytes = fs.readFileSync(file);
+        assert.equal(decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES)).version, version);
+        assertSameSegment(r, memtableOf(docs), { fromProbes: 5 });
+      } finally {
+        r.close();
+      }
+    });
+  }
 
   it('stores a keyword column that another keyword fixes as pairs, and reads it back, merged too', async () => {
     // `dc` follows from `host` (a doc without a host is in the dc `edge`); `service` does not
