@@ -46,19 +46,25 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
   const rendered: string[] = new Array(items.length);
   let anyError = false;
   const parts = new Map<string, Part>();
-  const owners = new Map<string, { index: string; url: string }>();
+  const owners = new Map<string, { index: string; url: string } | SvcError>();
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     try {
       const denied = item.error ?? bulkItemForbidden(access, item.index);
       if (denied) throw denied;
-      // shippers send many items of one index: it is looked up once per request
+      // shippers send many items of one index: it is looked up once per request, failure included
       let owner = owners.get(item.index);
       if (owner === undefined) {
-        const index = await deps.routing.writeIndexFor(item.index);
-        owner = { index, url: (await deps.routing.ownerUrl(index, true))! };
+        try {
+          const index = await deps.routing.writeIndexFor(item.index);
+          owner = { index, url: (await deps.routing.ownerUrl(index, true))! };
+        } catch (err) {
+          if (!(err instanceof SvcError)) throw err;
+          owner = err;
+        }
         owners.set(item.index, owner);
       }
+      if (owner instanceof SvcError) throw owner;
       const { index, url } = owner;
       let part = parts.get(url);
       if (!part) parts.set(url, (part = { items: [], indexes: new Set() }));
