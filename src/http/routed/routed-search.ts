@@ -14,13 +14,14 @@ import { renderError } from '../error-render.js';
 import { sendJsonText } from '../json-reply.js';
 import type { QueryParams } from '../query-params.js';
 import { bodyBuffer, jsonObjectBody } from '../request-body.js';
+import { AsyncSearchStore, registerAsyncSearchRoutes, type AsyncSearchRunner } from '../search/async/index.js';
 import { bodyOf } from '../search/get-body.js';
 import { concurrencyOf, itemParams } from '../search/msearch-route.js';
 import { parseMsearchBody } from '../search/msearch-request.js';
 import { checkUrlOptions } from '../search/search-request.js';
 import { renderSearchResponse } from '../search/search-response.js';
 import type { RoutedApiDeps } from './deps.js';
-import { mergeParts, prepare, searchParts } from './routed-parts.js';
+import { mergeParts, prepare, searchParts, type RoutedSearch } from './routed-parts.js';
 import { openRoutedScroll, registerRoutedScrollRoutes, RoutedScrollStore } from './routed-scroll.js';
 
 type SearchHttpRequest = FastifyRequest<{ Params: { index?: string; type?: string }; Querystring: QueryParams }>;
@@ -32,6 +33,9 @@ export function registerRoutedSearch(app: FastifyInstance, deps: RoutedApiDeps):
   const scrolls = new RoutedScrollStore(deps.config.maxOpenScrolls);
   app.addHook('onClose', async () => scrolls.close());
   registerRoutedScrollRoutes(app, deps, scrolls);
+  const asyncSearches = new AsyncSearchStore({ maxStored: deps.config.maxOpenScrolls });
+  app.addHook('onClose', async () => asyncSearches.close());
+  registerAsyncSearchRoutes(app, deps, asyncSearches, accessOf, routedSearchRunner(deps));
   const searchRoute = async (request: SearchHttpRequest, reply: FastifyReply) => {
     const started = performance.now();
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
@@ -97,6 +101,17 @@ export function registerRoutedSearch(app: FastifyInstance, deps: RoutedApiDeps):
   }
 }
 
+/** `_async_search` over the cache nodes: resolved before an id exists, then searched and rendered. */
+function routedSearchRunner(deps: RoutedApiDeps): AsyncSearchRunner {
+  return async (access, params, index, body, startedMs) => {
+    const routed = await prepare(deps, access, params, index, body);
+    return {
+      indices: routed.indices,
+      run: async () => (await searchAndRender(deps, routed, startedMs)).text,
+    };
+  };
+}
+
 /** One search over the cache nodes holding its indexes, rendered as one node renders it. */
 async function routedSearch(
   deps: RoutedApiDeps,
@@ -106,7 +121,10 @@ async function routedSearch(
   body: Record<string, unknown> | undefined,
   startedMs: number,
 ): Promise<{ text: string; result: SearchResult; shards: number }> {
-  const routed = await prepare(deps, access, params, expression, body);
+  return searchAndRender(deps, await prepare(deps, access, params, expression, body), startedMs);
+}
+
+async function searchAndRender(deps: RoutedApiDeps, routed: RoutedSearch, startedMs: number): Promise<{ text: string; result: SearchResult; shards: number }> {
   const { parts, typeOf } = await searchParts(deps, routed);
   const result = mergeParts(deps, routed, parts, routed.search.request);
   const text = renderSearchResponse(result, { tookMs: Math.round(performance.now() - startedMs), shards: routed.indices.length, search: routed.search, typeOf });

@@ -76,6 +76,11 @@ export const SEARCHES: Array<{ name: string; path: string; body?: unknown; metho
     body: ndjson([{ index: 'logs-a' }, { size: 3, sort: [{ seq: 'asc' }] }, { index: 'logs-*' }, { size: 0, aggs: { l: { terms: { field: 'level' } } } }, { index: 'missing-index' }, {}]),
   },
   { name: 'a document by _id', path: '/logs-b/_doc/d1' },
+  {
+    name: 'async search',
+    path: '/logs-*/_async_search?wait_for_completion_timeout=30s',
+    body: { size: 3, sort: [{ seq: 'desc' }], aggs: { levels: { terms: { field: 'level' } } } },
+  },
   { name: 'a missing index', path: '/nope/_search' },
   { name: 'a sort on an unmapped field', path: '/logs-*/_search', body: { sort: [{ nothing: 'asc' }] } },
 ];
@@ -108,7 +113,7 @@ function normalized(value: unknown, dropSort: boolean, drop: ReadonlySet<string>
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (k === 'took' || drop.has(k)) continue;
+    if (k === 'took' || k === 'start_time_in_millis' || k === 'expiration_time_in_millis' || drop.has(k)) continue;
     if (k === 'sort' && dropSort) continue;
     out[k] = normalized(v, dropSort, drop);
   }
