@@ -39,6 +39,11 @@ export class ClusterRouting {
 
   constructor(private readonly opts: ClusterRoutingOptions) {}
 
+  /** How long a request waits for an index on a node that died or left to move. */
+  get moveWaitMs(): number {
+    return this.opts.moveWaitMs;
+  }
+
   /**
    * Forgets the snapshot, so that the next request reads the catalog again: after a request
    * through this process created an index, its next searches see it (other processes within

@@ -80,7 +80,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     app = buildApi({ config, logger, metrics, engine: data!.engine, lifecycle, rbac, org, metastore, queryPool: data!.queryPool, cluster: member });
   } else if (roles.includes('api')) {
     const client = new InternalClient(config.cluster.secret);
-    const routing = new ClusterRouting({ metastore, client, maxAgeMs: config.cluster.heartbeatIntervalMs, moveWaitMs: 2 * config.cluster.leaseMs });
+    const routing = new ClusterRouting({ metastore, client, maxAgeMs: config.cluster.heartbeatIntervalMs, moveWaitMs: Math.max(2 * config.cluster.leaseMs, 10_000) });
     app = buildRoutedApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, routing, client }, (routes) =>
       registerInternalRoutes(routes, { config, metastore, cluster: member, ...(dataRoutes === undefined ? {} : { data: dataRoutes }) }),
     );

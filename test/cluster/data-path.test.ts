@@ -4,7 +4,8 @@
  * as the object store and a directory all cache nodes share for their write-ahead logs. Several
  * writers ingest through both api processes; a cache node is killed with SIGKILL in the middle.
  * Its indexes move to the live cache nodes, which recover what it acknowledged and had not
- * flushed; every acknowledged document is then found exactly once, and searches and
+ * flushed; every acknowledged document is then found exactly once. Another cache node then
+ * leaves (SIGTERM): its indexes move too while searches keep answering. Searches and
  * aggregations answer as one process holding the same documents.
  */
 import assert from 'node:assert/strict';
@@ -40,6 +41,11 @@ after(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   await Promise.all([pgServer?.stop(), azurite?.stop()]);
 });
+
+/** The node id a child was started with (SVC_NODE_ID), from its first log line. */
+function idOf(node: ChildNode): string {
+  return /"nodeId":"([^"]+)"/.exec(node.output())![1]!;
+}
 
 async function start(id: string, env: Record<string, string>): Promise<ChildNode> {
   const dir = tempDir(`svc-${id}-`);
@@ -170,6 +176,32 @@ test('seven processes: writers, a cache node killed, every acknowledged document
       Array.from({ length: DOCS }, (_, i) => i),
     );
   }
+
+  // a cache node that leaves (SIGTERM) flushes, leaves the cluster, and its indexes move; searches keep answering
+  const alive = (c: ChildNode) => c.child.exitCode === null && c.child.signalCode === null;
+  const holding = (await view()).placements.reduce((m, p) => m.set(p.node_id, (m.get(p.node_id) ?? 0) + 1), new Map<string, number>());
+  const leaving = caches.filter(alive).sort((a, b) => (holding.get(idOf(b)) ?? 0) - (holding.get(idOf(a)) ?? 0))[0]!;
+  assert.ok((holding.get(idOf(leaving)) ?? 0) > 0);
+  let searching = true;
+  const counts: number[] = [];
+  const searcher = (async () => {
+    while (searching) {
+      const res = await request<{ count: number }>(`${apiUrls[counts.length % 2]}/logs-*/_count`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      counts.push(res.body.count);
+    }
+  })();
+  leaving.child.kill('SIGTERM');
+  await exited(leaving.child);
+  await until('the indexes of the node that left on live nodes', async () => {
+    const v = await view();
+    return v.placements.every((p) => p.node_id !== idOf(leaving)) ? v : undefined;
+  });
+  const before = counts.length;
+  await until('searches after the move', async () => (counts.length > before + 2 ? true : undefined));
+  searching = false;
+  await searcher;
+  assert.ok(counts.every((c) => c === DOCS), `every count during the move: ${JSON.stringify(counts)}`);
 
   // the same documents in one process answer the same
   const single = await start('single', { SVC_MEMTABLE_MAX_AGE_SECONDS: '1' });

@@ -40,16 +40,43 @@ export async function prepare(
   return { search, aggregations, indices, owners, params, body, nowMs: search.request.nowMs ?? Date.now() };
 }
 
-/** Each node's part, asked of every node at once; `scroll` per node URL for the pages of a scroll. */
+/**
+ * Each node's part, asked of every node at once; `scroll` per node URL for the pages of a
+ * scroll. A search (not a scroll page, whose views live on their nodes) that meets a node
+ * stopping or an index moving (503) is asked again with the placements read again, for as long
+ * as the routing waits for a move.
+ */
 export async function searchParts(
   deps: RoutedApiDeps,
   routed: RoutedSearch,
   scroll?: (url: string) => SearchPartRequest['scroll'],
 ): Promise<{ parts: Array<SearchPartResponse & { url: string }>; typeOf: FieldTypeLookup }> {
+  const deadline = Date.now() + deps.routing.moveWaitMs;
+  let owners = routed.owners;
+  for (;;) {
+    try {
+      return await askParts(deps, routed, owners, scroll);
+    } catch (err) {
+      if ((err as { status?: number }).status !== 503) throw err;
+      // the node died, is stopping, or no longer holds the index
+      deps.routing.invalidate();
+      if (scroll !== undefined || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+      owners = await deps.routing.byOwner(routed.indices);
+    }
+  }
+}
+
+async function askParts(
+  deps: RoutedApiDeps,
+  routed: RoutedSearch,
+  owners: ReadonlyMap<string, string[]>,
+  scroll: ((url: string) => SearchPartRequest['scroll']) | undefined,
+): Promise<{ parts: Array<SearchPartResponse & { url: string }>; typeOf: FieldTypeLookup }> {
   const { indices, params, body, nowMs, search } = routed;
   const withMappings = needsMappings(search);
   const parts = await Promise.all(
-    [...routed.owners].map(async ([url, held]) => {
+    [...owners].map(async ([url, held]) => {
       const part: SearchPartRequest = {
         indices,
         held,
@@ -59,13 +86,7 @@ export async function searchParts(
         withMappings,
         ...(scroll === undefined ? {} : { scroll: scroll(url) }),
       };
-      try {
-        return { ...(await deps.client.json<SearchPartResponse>(url, '/_internal/search', part)), url };
-      } catch (err) {
-        // the node died or no longer holds the index: the next search reads the placements again
-        if ((err as { status?: number }).status === 503) deps.routing.invalidate();
-        throw err;
-      }
+      return { ...(await deps.client.json<SearchPartResponse>(url, '/_internal/search', part)), url };
     }),
   );
   const mappings = new Map<string, IndexMapping>();
