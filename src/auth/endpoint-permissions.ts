@@ -161,6 +161,11 @@ added(['POST'], ['/v1/org/billing/invoices'], org('write:billing'));
 added(['GET'], ['/health/livez', '/health/readyz'], PUBLIC);
 // calls between the cluster's processes: the cluster secret, whatever RBAC says
 added(['GET'], ['/_internal/node', '/_internal/cluster'], { kind: 'cluster_secret' });
+// the data path between roles: a search part, a placement asked of the coordinator, and the
+// Elasticsearch API of a cache node, which checks the caller's credential itself as one process does
+added(['POST'], ['/_internal/search', '/_internal/placements/:index'], { kind: 'cluster_secret' });
+added(['GET', 'POST', 'PUT', 'DELETE'], ['/_internal/es'], { kind: 'cluster_secret' });
+added(['DELETE'], ['/_internal/scroll/:id'], { kind: 'cluster_secret' });
 // the web console's static files hold no data: its API calls carry the key and are checked as usual
 added(['GET'], ['/_console', '/_console/:file'], PUBLIC);
 

@@ -1,8 +1,14 @@
 /**
  * The processes of one cluster: membership (a heartbeat row per node in the metastore), the
- * coordinator lease (one holder, decided by a conditional update in the database) and the
- * placement of indexes on cache nodes. Every fact lives in the metastore tables; nothing here
- * votes or elects on its own.
+ * coordinator lease (one holder, decided by a conditional update in the database), the
+ * placement of indexes on cache nodes, and the data path between processes: internal calls
+ * with the cluster secret, where the api role sends each index's requests, and searches spread
+ * over cache nodes. Every fact lives in the metastore tables; nothing here votes or elects on
+ * its own.
  */
 export { ClusterMember, COORDINATOR_LEASE, type ClusterMemberOptions, type ClusterView } from './member.js';
-export { planPlacements } from './placement.js';
+export { planPlacements, type PlacementOptions } from './placement.js';
+export { InternalClient, remoteError, type InternalRequest, type InternalResponse } from './internal-client.js';
+export { ClusterRouting, type ClusterRoutingOptions, type RoutingSnapshot } from './routing.js';
+export { targetOrder, type SearchPartRequest, type SearchPartResponse } from './search-parts.js';
+export { CacheHoldings } from './cache-holdings.js';

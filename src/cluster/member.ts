@@ -6,7 +6,8 @@
  * passes without a renewal.
  */
 import type { ClusterConfig } from '../config/index.js';
-import type { Metastore, NodeRecord } from '../metastore/index.js';
+import { ServiceUnavailableError } from '../common/index.js';
+import type { Metastore, NodeRecord, PlacementRecord } from '../metastore/index.js';
 import { processFigures, type Logger } from '../observability/index.js';
 import { planPlacements } from './placement.js';
 
@@ -47,6 +48,23 @@ export class ClusterMember {
 
   get advertisedUrl(): string {
     return this.url;
+  }
+
+  /** local time until which the membership row says this node is live */
+  private nodeLeaseDeadlineMs = 0;
+  private lapses = 0;
+
+  /** How many times this node's own lease ran out before it was renewed (see holdsNodeLease). */
+  get leaseLapses(): number {
+    return this.lapses;
+  }
+
+  /**
+   * True while this node's own membership lease is live: once it lapses, the coordinator may
+   * move the indexes of a cache node to another, so the node must take no more writes for them.
+   */
+  get holdsNodeLease(): boolean {
+    return Date.now() < this.nodeLeaseDeadlineMs;
   }
 
   /** True while this process holds a live coordinator lease. */
@@ -91,12 +109,17 @@ export class ClusterMember {
   }
 
   private tick(): Promise<void> {
-    this.ticking = this.beat().catch((err: unknown) => this.opts.logger.warn({ err }, 'cluster heartbeat failed; retrying at the next one'));
+    this.ticking = this.beat()
+      .catch((err: unknown) => this.opts.logger.warn({ err }, 'cluster heartbeat failed; retrying at the next one'))
+      .then(() => this.afterBeat());
     return this.ticking;
   }
 
   private async beat(): Promise<void> {
     const { config, metastore } = this.opts;
+    const beatAtMs = Date.now();
+    // the lease ran out before this renewal: the coordinator may have moved this node's indexes
+    if (this.nodeLeaseDeadlineMs !== 0 && beatAtMs >= this.nodeLeaseDeadlineMs) this.lapses++;
     await metastore.nodes.heartbeat({
       id: this.nodeId,
       name: this.opts.nodeName,
@@ -106,6 +129,8 @@ export class ClusterMember {
       startedAtMs: this.startedAtMs,
       leaseMs: config.leaseMs,
     });
+    // counted from before the request: the database renewed the row no earlier than that
+    this.nodeLeaseDeadlineMs = beatAtMs + config.leaseMs;
     if (!config.roles.includes('coordinator')) return;
     const askedAtMs = Date.now();
     const attempt = await metastore.leases.tryAcquire(COORDINATOR_LEASE, this.nodeId, config.leaseMs);
@@ -117,18 +142,60 @@ export class ClusterMember {
     if (attempt.held) await this.placeIndexes();
   }
 
-  /** Places indexes that have no cache node yet; written only while the lease is held. */
-  private async placeIndexes(): Promise<void> {
+  private async afterBeat(): Promise<void> {
+    for (const listener of this.beatListeners) {
+      await listener().catch((err: unknown) => this.opts.logger.warn({ err }, 'work after the heartbeat failed; retrying at the next one'));
+    }
+  }
+
+  private readonly beatListeners: Array<() => Promise<void>> = [];
+
+  /** Runs `listener` after each heartbeat (a failure is logged; the next heartbeat runs it again). */
+  onHeartbeat(listener: () => Promise<void>): void {
+    this.beatListeners.push(listener);
+  }
+
+  /**
+   * Places an index that has none on the live cache node holding the fewest (an index a request
+   * is about to create), as the lease holder; the index's placement after it, whoever made it.
+   */
+  async placeNow(index: string): Promise<PlacementRecord> {
     const { metastore } = this.opts;
+    if (!this.isCoordinatorLeader) throw new ServiceUnavailableError(`node [${this.nodeId}] does not hold the coordinator lease`);
+    const [placements, nodes] = await Promise.all([metastore.placements.listPlacements(), metastore.nodes.liveNodes()]);
+    const found = placements.find((p) => p.index === index);
+    if (found !== undefined) return found;
+    const cacheNodes = nodes.filter((n) => n.roles.includes('cache')).map((n) => n.id);
+    const counted = placements.map((p) => p.index);
+    const change = planPlacements([...counted, index], placements, cacheNodes);
+    const mine = change.place.filter((p) => p.index === index);
+    if (mine.length === 0) throw new ServiceUnavailableError(`no live cache node to place index [${index}] on`);
+    if (!(await metastore.placements.applyAsLeaseHolder(COORDINATOR_LEASE, this.nodeId, { place: mine, remove: [] }))) {
+      throw new ServiceUnavailableError(`node [${this.nodeId}] lost the coordinator lease`);
+    }
+    const placed = (await metastore.placements.listPlacements()).find((p) => p.index === index);
+    if (placed === undefined) throw new ServiceUnavailableError(`index [${index}] could not be placed`);
+    return placed;
+  }
+
+  /**
+   * Places indexes that have no cache node yet, and with a shared write-ahead log volume moves
+   * the indexes of dead cache nodes to live ones; written only while the lease is held.
+   */
+  private async placeIndexes(): Promise<void> {
+    const { metastore, config } = this.opts;
     const [indexes, placements, nodes] = await Promise.all([metastore.indexes.listIndexes(), metastore.placements.listPlacements(), metastore.nodes.liveNodes()]);
     const cacheNodes = nodes.filter((n) => n.roles.includes('cache')).map((n) => n.id);
     const change = planPlacements(
       indexes.map((i) => i.name),
       placements,
       cacheNodes,
+      // placedAtMs is the database's clock: the grace is long enough for clocks that disagree
+      { moveFromDead: config.sharedWalDir !== undefined, nowMs: Date.now(), graceMs: Math.max(60_000, 4 * config.leaseMs) },
     );
-    if (change.place.length === 0 && change.remove.length === 0) return;
+    if (change.place.length === 0 && change.remove.length === 0 && (change.move?.length ?? 0) === 0) return;
     const applied = await metastore.placements.applyAsLeaseHolder(COORDINATOR_LEASE, this.nodeId, change);
+    if (applied && (change.move?.length ?? 0) > 0) this.opts.logger.info({ moved: change.move }, 'indexes of dead cache nodes moved');
     if (applied) this.opts.logger.debug({ placed: change.place, removed: change.remove }, 'index placements changed');
   }
 }

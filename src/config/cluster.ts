@@ -24,6 +24,8 @@ export interface ClusterConfig {
   secret?: string;
   heartbeatIntervalMs: number;
   leaseMs: number;
+  /** SVC_SHARED_WAL_DIR: where every cache node's write-ahead log is, readable by all of them */
+  sharedWalDir?: string;
 }
 
 /** Parses a comma-separated role list (`--roles` or SVC_ROLES). */
@@ -78,5 +80,6 @@ export function clusterConfig(s: EnvSettings, rolesOverride: string | undefined,
     secret,
     heartbeatIntervalMs,
     leaseMs,
+    ...(s.SVC_SHARED_WAL_DIR === undefined ? {} : { sharedWalDir: s.SVC_SHARED_WAL_DIR }),
   };
 }

@@ -37,6 +37,13 @@ export const envSchema = z.object({
   SVC_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().default(3),
   /** how long a membership row or the coordinator lease stays valid without renewal */
   SVC_LEASE_SECONDS: z.coerce.number().positive().default(15),
+  /**
+   * a directory every cache node reads and writes (a shared volume): each cache node keeps its
+   * write-ahead log in `<dir>/<node id>`, and the node an index moves to after its owner died
+   * recovers the owner's unflushed writes from there. Unset: indexes of a dead cache node stay
+   * placed on it until it comes back
+   */
+  SVC_SHARED_WAL_DIR: z.string().min(1).optional(),
 
   SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
   /**

@@ -26,12 +26,12 @@ import {
 import { buildDocument, identityMembers, identityOfBytes, parseDocumentText, splitIdentity, withIdentity } from './document/index.js';
 import { walDeletesRecord } from './ingest/wal-record.js';
 import { fromStoredSource, type StoredDocument } from './search/index.js';
-import { Wal } from './wal/index.js';
+import { Wal, type WalRecord } from './wal/index.js';
 import { openSegment } from './segment/index.js';
 import { ShardWriteBatch, WalRecordReader, type ScannedDocument } from './ingest/index.js';
 import { IndexShard, type KeyEntry, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, idleMerge, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
-import type { EngineCatalog, IndexRecord, SegmentStore } from './catalog/index.js';
+import { AliasTable, type AliasLink, type EngineCatalog, type IndexRecord, type SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
 import { IndexMapping, type MappingEntry } from './mapping/index.js';
 import { FLUSH_THREAD_NAME, SegmentWriterPool } from './segment-writer-pool/index.js';
@@ -57,6 +57,18 @@ export interface EngineOptions {
   mergePolicy?: MergePolicyOptions;
   /** observe each accepted document: its field count and `_line` token count (metrics) */
   onDocumentIndexed?: (fields: number, tokens: number) => void;
+  /** where the write-ahead log lives; `<dataDir>/wal` by default */
+  walDir?: string;
+  /**
+   * The indexes of the catalog this engine holds. A cache node of a cluster holds those placed
+   * on it: the others are opened only when they are placed here (openIndexes). Undefined: all.
+   */
+  holds?: (index: string) => boolean;
+  /**
+   * Write-ahead logs of other cache nodes (on a volume every cache node reads) that may hold
+   * acknowledged, unflushed writes of an index this engine opens after its owner died.
+   */
+  foreignWalDirs?: () => Promise<readonly string[]>;
 }
 
 /** What a write op does to its document (Elasticsearch's bulk actions). */
@@ -113,13 +125,6 @@ export interface IndexDefaults {
   created?(name: string): Promise<void>;
 }
 
-/** One alias → index link, as the catalog holds it. */
-export interface AliasLink {
-  alias: string;
-  index: string;
-  isWriteIndex: boolean | null;
-}
-
 export type WriteOutcome =
   /** `lid`: the document's `_lid` (`_seq_no` + 1); for a delete or noop, the last lid handed out */
   | { ok: true; index: string; id: string; lid: number; version: number; result: WriteResult }
@@ -174,7 +179,7 @@ export class Engine {
    */
   static async load(opts: EngineOptions): Promise<Engine> {
     await fs.promises.mkdir(opts.dataDir, { recursive: true });
-    const wal = await Wal.open(path.join(opts.dataDir, 'wal'), { logger: opts.logger });
+    const wal = await Wal.open(opts.walDir ?? path.join(opts.dataDir, 'wal'), { logger: opts.logger });
     const engine = new Engine(opts, wal);
     const started = performance.now();
     await engine.loadShards();
@@ -232,18 +237,107 @@ export class Engine {
 
   private async loadShards(): Promise<void> {
     for (const record of await this.opts.catalog.listIndexes()) {
-      const segments: OpenSegment[] = [];
-      for (const seg of await this.opts.catalog.listSegments(record.name)) {
-        const localPath = path.join(this.opts.dataDir, seg.path);
-        // a cache node that lost its local copy (or a new one) fetches the file from the object store
-        if (!fs.existsSync(localPath)) await this.opts.segmentStore.getToFile(seg.path, localPath);
-        const reader = openSegment(localPath, seg.id);
-        segments.push({ record: seg, reader });
-        this.observeIds(reader.ids());
-      }
-      this.shards.set(record.name, this.adopt(new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter)));
-      this.ids.observe(firstIdAt(record.createdAtMs));
+      if (this.opts.holds !== undefined && !this.opts.holds(record.name)) continue;
+      this.shards.set(record.name, await this.openShard(record));
     }
+  }
+
+  /** An index of the catalog with its committed segments, fetched from the object store when not on disk. */
+  private async openShard(record: IndexRecord): Promise<IndexShard> {
+    const segments: OpenSegment[] = [];
+    for (const seg of await this.opts.catalog.listSegments(record.name)) {
+      const localPath = path.join(this.opts.dataDir, seg.path);
+      // a cache node that lost its local copy (or a new one) fetches the file from the object store
+      if (!fs.existsSync(localPath)) await this.opts.segmentStore.getToFile(seg.path, localPath);
+      const reader = openSegment(localPath, seg.id);
+      segments.push({ record: seg, reader });
+      this.observeIds(reader.ids());
+    }
+    this.ids.observe(firstIdAt(record.createdAtMs));
+    return this.adopt(new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter));
+  }
+
+  private readonly opening = new Map<string, Promise<void>>();
+
+  /**
+   * Opens indexes of the catalog this engine does not hold yet (placed on this cache node after
+   * it started, or moved here from a cache node that died): committed segments from the object
+   * store, then the writes of other cache nodes' logs (foreignWalDirs) beyond them, logged again
+   * in this node's own log before they are taken. Names not in the catalog are left out.
+   */
+  async openIndexes(names: readonly string[]): Promise<void> {
+    const missing = names.filter((n) => !this.shards.has(n));
+    if (missing.length === 0) return;
+    const records = new Map((await this.opts.catalog.listIndexes()).map((r) => [r.name, r]));
+    await Promise.all(
+      missing.map((name) => {
+        const record = records.get(name);
+        if (record === undefined || this.shards.has(name)) return undefined;
+        let opening = this.opening.get(name);
+        if (opening === undefined) {
+          opening = this.openMoved(record).finally(() => this.opening.delete(name));
+          this.opening.set(name, opening);
+        }
+        return opening;
+      }),
+    );
+  }
+
+  private async openMoved(record: IndexRecord): Promise<void> {
+    const started = performance.now();
+    const shard = await this.openShard(record);
+    const payloads = await this.foreignRecords(shard);
+    const seq = payloads.length > 0 ? (await this.wal.append(payloads)).seq : 0;
+    const records = payloads.map((payload) => ({ seq, payload }));
+    await this.readWalIdentities(records, shard);
+    // the lids it must go on from are known: writes may come now, the replay runs beside them
+    this.shards.set(record.name, shard);
+    try {
+      if (shard.isRecovering) await this.replayWal(records, shard);
+    } finally {
+      shard.endRecovery();
+    }
+    if (this.recoveredFlag) this.flushIfFull(shard);
+    this.opts.logger.info({ index: record.name, records: payloads.length, ms: Math.round(performance.now() - started) }, 'index opened on this node');
+  }
+
+  /**
+   * The records of the index in other cache nodes' logs that hold more than its committed
+   * segments: deletes, and documents past the segments' last lid. A record copied from one log
+   * into another (an index that moved twice) is taken once, by the lid of its first document.
+   */
+  private async foreignRecords(shard: IndexShard): Promise<Buffer[]> {
+    const dirs = (await this.opts.foreignWalDirs?.()) ?? [];
+    const durable = shard.durableMaxLid();
+    const firstLids = new Set<number>();
+    const out: Array<{ first: number; payload: Buffer }> = [];
+    for (const dir of dirs) {
+      if (!fs.existsSync(dir)) continue;
+      const wal = await Wal.open(dir, { logger: this.opts.logger });
+      try {
+        for await (const { seq, payload } of wal.replay()) {
+          const record = new WalRecordReader(payload, `${dir} seq ${seq}`);
+          if (record.index !== shard.name || !replaysInto(shard, record)) continue;
+          if (record.deletes) {
+            out.push({ first: 0, payload: Buffer.from(payload) });
+            continue;
+          }
+          let first = 0;
+          let last = 0;
+          while (record.next()) {
+            if (first === 0) first = record.lid;
+            last = record.lid;
+          }
+          if (last <= durable || firstLids.has(first)) continue;
+          firstLids.add(first);
+          out.push({ first, payload: Buffer.from(payload) });
+        }
+      } finally {
+        await wal.close();
+      }
+    }
+    // documents in lid order, each delete after the documents logged before it in its own log
+    return out.map((r) => r.payload);
   }
 
   private observeIds(ids: BigUint64Array): void {
@@ -257,11 +351,11 @@ export class Engine {
    * The first pass over the write-ahead log: new ids and lids must follow every one it holds,
    * and each index with documents to replay gets a memtable for them (see IndexShard).
    */
-  private async readWalIdentities(): Promise<void> {
-    for await (const { seq, payload } of this.wal.replay()) {
-      this.walRecordsAtOpen++;
+  private async readWalIdentities(records: AsyncIterable<WalRecord> | Iterable<WalRecord> = this.wal.replay(), only?: IndexShard): Promise<void> {
+    for await (const { seq, payload } of records) {
+      if (only === undefined) this.walRecordsAtOpen++;
       const record = new WalRecordReader(payload, `wal seq ${seq}`);
-      const shard = this.shards.get(record.index);
+      const shard = only === undefined ? this.shards.get(record.index) : record.index === only.name ? only : undefined;
       const durable = shard ? shard.durableMaxLid() : 0;
       const belongs = shard !== undefined && replaysInto(shard, record);
       while (record.next()) {
@@ -279,7 +373,7 @@ export class Engine {
         }
         if (record.lid > durable) {
           shard.beginRecovery();
-          this.replayNeeded = true;
+          if (only === undefined) this.replayNeeded = true;
         }
       }
     }
@@ -290,14 +384,14 @@ export class Engine {
    * own fast path over the stored sources. Writes and searches go on meanwhile: the event loop
    * gets a turn after each record.
    */
-  private async replayWal(): Promise<void> {
+  private async replayWal(records: AsyncIterable<WalRecord> | Iterable<WalRecord> = this.wal.replay(), only?: IndexShard): Promise<void> {
     const started = performance.now();
     let replayed = 0;
     let skipped = 0;
     const scanned: ScannedDocument = { ts: NaN, keepEnd: 0 };
-    for await (const { seq, payload } of this.wal.replay()) {
+    for await (const { seq, payload } of records) {
       const record = new WalRecordReader(payload, `wal seq ${seq}`);
-      const shard = this.shards.get(record.index);
+      const shard = only === undefined ? this.shards.get(record.index) : record.index === only.name ? only : undefined;
       if (record.deletes) continue;
       const batch = shard ? new ShardWriteBatch(payload, shard.fieldSlots.list, record.count) : undefined;
       const durable = shard ? shard.durableMaxLid() : 0;
@@ -330,54 +424,25 @@ export class Engine {
     }
   }
 
-  /** alias → indexes; kept in step with the catalog by whoever changes aliases */
-  private aliases: ReadonlyMap<string, readonly string[]> = new Map();
+  /** kept in step with the catalog by whoever changes aliases */
+  private readonly aliases = new AliasTable();
 
   aliasMap(): ReadonlyMap<string, readonly string[]> {
-    return this.aliases;
+    return this.aliases.map();
   }
 
   setAliasMap(aliases: ReadonlyMap<string, readonly string[]>): void {
-    this.aliases = aliases;
+    this.aliases.setMap(aliases);
   }
-
-  /** alias → its write index, or null when it has none (see writeIndexFor) */
-  private writeIndexes: ReadonlyMap<string, string | null> = new Map();
 
   /** Replaces the alias table with the catalog's links: the alias map and each alias' write index. */
   setAliases(links: readonly AliasLink[]): void {
-    const byAlias = new Map<string, AliasLink[]>();
-    for (const link of links) {
-      let list = byAlias.get(link.alias);
-      if (!list) byAlias.set(link.alias, (list = []));
-      list.push(link);
-    }
-    const map = new Map<string, string[]>();
-    const writes = new Map<string, string | null>();
-    for (const [alias, list] of byAlias) {
-      map.set(alias, list.map((l) => l.index).sort());
-      // as in Elasticsearch: the flagged index, else the only index unless it is flagged false
-      const flagged = list.find((l) => l.isWriteIndex === true);
-      const only = list.length === 1 && list[0]!.isWriteIndex !== false ? list[0]!.index : null;
-      writes.set(alias, flagged?.index ?? only);
-    }
-    this.aliases = map;
-    this.writeIndexes = writes;
+    this.aliases.set(links);
   }
 
   /** The index a write addressed to `name` goes to: `name` itself, or the write index of the alias `name`. */
   writeIndexFor(name: string): string {
-    if (!this.aliases.has(name) || this.shards.has(name)) return name;
-    const target = this.writeIndexes.get(name);
-    if (target === undefined) {
-      const indexes = this.aliases.get(name)!;
-      if (indexes.length === 1) return indexes[0]!;
-    } else if (target !== null) {
-      return target;
-    }
-    throw new BadRequestError(
-      `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
-    );
+    return this.aliases.writeIndexFor(name, this.shards.has(name));
   }
 
   private indexDefaults: IndexDefaults | undefined;
@@ -412,6 +477,12 @@ export class Engine {
     if (inFlight) return inFlight;
     const created = (async () => {
       validateIndexName(name);
+      // in a cluster, the index may exist without being held here yet
+      if (this.opts.holds !== undefined) {
+        await this.openIndexes([name]);
+        const opened = this.shards.get(name);
+        if (opened) return opened;
+      }
       const onDemand = init === undefined;
       const plan = init ?? (await this.indexDefaults?.initFor(name)) ?? {};
       const record: IndexRecord = {
@@ -437,6 +508,7 @@ export class Engine {
 
   /** Creates the index as asked (`PUT /{index}`); ResourceExistsError when it exists or is being created. */
   async createIndex(name: string, init: NewIndexInit): Promise<IndexShard> {
+    if (this.opts.holds !== undefined) await this.openIndexes([name]);
     const existing = this.shards.get(name) ?? (await this.creating.get(name)?.catch(() => undefined));
     if (existing) {
       throw new ResourceExistsError(`index [${name}/${existing.uuid}] already exists`, 'resource_already_exists_exception', {
@@ -787,6 +859,21 @@ export class Engine {
       if (seq !== null && seq < oldest) oldest = seq;
     }
     await this.wal.removeFilesBefore(oldest);
+  }
+
+  /**
+   * Lets go of an index another node holds now (it moved while this node's lease had lapsed):
+   * its memtables are dropped without a flush (the other node took their documents from this
+   * node's log) and its files closed; the catalog and the object store are left as they are.
+   */
+  async dropIndex(name: string): Promise<void> {
+    const shard = this.shards.get(name);
+    if (shard === undefined) return;
+    this.shards.delete(name);
+    shard.closed = true;
+    await this.compactor.idle();
+    await shard.close();
+    this.opts.logger.warn({ index: name }, 'index let go: another node holds it now');
   }
 
   async deleteIndex(name: string): Promise<void> {

@@ -4,13 +4,13 @@
  * nothing of HTTP, Elasticsearch wire types, the cluster or cloud SDKs.
  */
 export { Engine } from './engine.js';
-export type { EngineOptions, WriteOp, WriteOutcome, WriteAction, WriteResult, UpdateRequest, FoundDocument, NewIndexInit, IndexDefaults, AliasLink } from './engine.js';
-export { toProperties, MAPPING_RESPONSE_MAX_FIELDS } from './mapping/index.js';
+export type { EngineOptions, WriteOp, WriteOutcome, WriteAction, WriteResult, UpdateRequest, FoundDocument, NewIndexInit, IndexDefaults } from './engine.js';
+export { toProperties, MAPPING_RESPONSE_MAX_FIELDS, IndexMapping } from './mapping/index.js';
 export type { Properties, MappingEntry } from './mapping/index.js';
 export type { IndexShard } from './shard/index-shard.js';
 export { executeSearch, mergeSearchResults } from './search/index.js';
 export { AggregationService, TimeZone } from './aggregations/index.js';
-export type { AggregationRequest, AggregationServiceOptions, AggSpec, AggResult } from './aggregations/index.js';
+export type { AggregationRequest, AggregationServiceOptions, AggSpec, AggResult, PartialWire } from './aggregations/index.js';
 export { QueryPool } from './query-pool/index.js';
 export type { QueryPoolEvents } from './query-pool/index.js';
 export { nextMerge, DEFAULT_MERGE_POLICY } from './compaction/index.js';
@@ -23,5 +23,5 @@ export { tokenize, tokenSpans, analyzerFor, standardTokens } from './analysis/in
 export type { Analyzer } from './analysis/index.js';
 export type { TokenSpan } from './analysis/index.js';
 export { compileWildcard, compileLuceneRegexp, isMatchAllWildcard } from './search/patterns.js';
-export { resolveIndices, wildcardToRegExp } from './catalog/index.js';
-export type { EngineCatalog, IndexRecord, SegmentRecord, ResolveOptions, AliasMap } from './catalog/index.js';
+export { resolveIndices, wildcardToRegExp, AliasTable } from './catalog/index.js';
+export type { EngineCatalog, IndexRecord, SegmentRecord, ResolveOptions, AliasMap, AliasLink } from './catalog/index.js';

@@ -6,7 +6,7 @@ import type { Config } from '../config/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { Engine, QueryPool } from '../engine/index.js';
 import type { OrgService, RbacService } from '../auth/index.js';
-import type { Metastore } from '../metastore/index.js';
+import type { Metastore, PlacementRecord } from '../metastore/index.js';
 import type { ClusterView } from '../cluster/index.js';
 
 export interface Lifecycle {
@@ -21,6 +21,8 @@ export interface ClusterMembership {
   /** the URL other processes reach this one at */
   readonly advertisedUrl: string;
   view(): Promise<ClusterView>;
+  /** as the coordinator lease holder: places an index that has none (see ClusterMember.placeNow) */
+  placeNow(index: string): Promise<PlacementRecord>;
 }
 
 export interface ApiDeps {

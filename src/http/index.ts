@@ -23,7 +23,7 @@ import { registerInternalRoutes } from './internal/index.js';
 import { clusterSecretPolicy } from './cluster-policy.js';
 
 export type { ApiDeps, ClusterMembership, Lifecycle } from './deps.js';
-export { buildInternalApi, type InternalApiDeps } from './internal/index.js';
+export { buildInternalApi, registerInternalRoutes, type InternalApiDeps } from './internal/index.js';
 export { createServer } from './server.js';
 
 export function buildApi(deps: ApiDeps): FastifyInstance {

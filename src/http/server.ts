@@ -5,7 +5,7 @@
  */
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../observability/index.js';
 import { esErrorBody, renderError } from './error-render.js';
 import type { InFlightBytes } from './in-flight-bytes.js';
@@ -14,6 +14,8 @@ export interface ServerOptions {
   logger: Logger;
   /** largest accepted request body after decompression, in bytes */
   maxBodyBytes: number;
+  /** answers requests no route takes; default 400 "no handler found", as Elasticsearch */
+  notFound?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** request bodies and answers held at once (SVC_IN_FLIGHT_REQUESTS_BYTES); not counted when absent */
   inFlight?: InFlightBytes;
 }
@@ -67,10 +69,13 @@ export function createServer(opts: ServerOptions): FastifyInstance {
     void reply.code(status).type('application/json; charset=UTF-8').send(body);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const reason = `no handler found for uri [${request.url}] and method [${request.method}]`;
-    void reply.code(400).send(esErrorBody('illegal_argument_exception', reason, 400));
-  });
-
+  if (opts.notFound !== undefined) app.setNotFoundHandler(opts.notFound);
+  else app.setNotFoundHandler((request, reply) => noHandler(request, reply));
   return app;
+}
+
+/** 400 "no handler found", as Elasticsearch answers a request no route takes. */
+export function noHandler(request: FastifyRequest, reply: FastifyReply): void {
+  const reason = `no handler found for uri [${request.url}] and method [${request.method}]`;
+  void reply.code(400).send(esErrorBody('illegal_argument_exception', reason, 400));
 }

@@ -21,6 +21,8 @@ export interface PlacementChange {
   place: ReadonlyArray<{ index: string; nodeId: string }>;
   /** placements to drop (their index no longer exists) */
   remove: readonly string[];
+  /** indexes to move from a node (that died) to another; a placement changed meanwhile stays */
+  move?: ReadonlyArray<{ index: string; from: string; nodeId: string }>;
 }
 
 export class PlacementRepository {
@@ -58,6 +60,25 @@ export class PlacementRepository {
           .insertInto('placements')
           .values({ index_name: index, node_id: nodeId, lease_epoch: Number(lease.epoch), placed_at_ms: now })
           .onConflict((oc) => oc.column('index_name').doNothing())
+          .execute();
+      }
+      for (const { index, from, nodeId } of change.move ?? []) {
+        // the node may have renewed its lease since the move was planned: its indexes stay. Its
+        // row is locked until the move commits, so a renewal waits for it and the node then
+        // reads the new placement before it takes another request
+        const node = await trx
+          .selectFrom('nodes')
+          .select('lease_expires_at_ms')
+          .select(now.as('now_ms'))
+          .where('id', '=', from)
+          .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+          .executeTakeFirst();
+        if (node !== undefined && Number(node.lease_expires_at_ms) > Number(node.now_ms)) continue;
+        await trx
+          .updateTable('placements')
+          .set({ node_id: nodeId, lease_epoch: Number(lease.epoch), placed_at_ms: now })
+          .where('index_name', '=', index)
+          .where('node_id', '=', from)
           .execute();
       }
       return true;

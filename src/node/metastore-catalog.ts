@@ -1,5 +1,6 @@
 /** Adapts the metastore's repositories to the catalog interface the engine needs. */
 import type { EngineCatalog, IndexRecord, SegmentRecord } from '../engine/index.js';
+import { ServiceUnavailableError } from '../common/index.js';
 import type { Metastore } from '../metastore/index.js';
 
 export function metastoreCatalog(metastore: Metastore): EngineCatalog {
@@ -42,6 +43,37 @@ export function metastoreCatalog(metastore: Metastore): EngineCatalog {
     },
     async updateDeletedLids(index, changes): Promise<void> {
       await metastore.segments.updateDeletedLids(index, changes);
+    },
+  };
+}
+
+/**
+ * The catalog of a cache node in a cluster: segment commits of an index are refused (the flush
+ * fails and its documents stay in the write-ahead log) unless `mayCommit` says the index is
+ * still this node's, so that a node whose lease lapsed does not commit what the node its index
+ * moved to recovers from its log.
+ */
+export function fencedCatalog(catalog: EngineCatalog, mayCommit: (index: string) => boolean): EngineCatalog {
+  const check = (index: string) => {
+    if (!mayCommit(index)) throw new ServiceUnavailableError(`index [${index}] may be held by another node now: nothing of it is committed here`);
+  };
+  return {
+    ...catalog,
+    async commitSegment(segment, mappings) {
+      check(segment.index);
+      return catalog.commitSegment(segment, mappings);
+    },
+    async replaceSegments(index, removedIds, added) {
+      check(index);
+      return catalog.replaceSegments(index, removedIds, added);
+    },
+    async updateMappings(index, mappings) {
+      check(index);
+      return catalog.updateMappings(index, mappings);
+    },
+    async updateDeletedLids(index, changes) {
+      check(index);
+      return catalog.updateDeletedLids(index, changes);
     },
   };
 }

@@ -4,10 +4,11 @@
  * shutdown timeout, while the liveness endpoint keeps answering.
  *
  * Every process joins the cluster's membership (heartbeats in the metastore; the coordinator
- * lease and index placement with the coordinator role). The data path is not split across
- * processes yet: a process with the api role runs it whole (engine, write-ahead log, object
- * store) and serves the Elasticsearch API; a process without it serves probes, metrics and the
- * internal routes only.
+ * lease and index placement with the coordinator role). A process running every role runs the
+ * data path whole, as it always did. In a cluster, a cache node runs the engine over the
+ * indexes placed on it and serves them to the other processes over internal routes; the api
+ * role routes writes to the cache node holding each index and spreads searches over them; a
+ * process without the api role serves probes, metrics and the internal routes only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,11 +17,12 @@ import type { Config } from '../config/index.js';
 import { createLogger, Metrics, type Logger } from '../observability/index.js';
 import { Engine, QueryPool, ReaderCacheBudget, useReaderCacheBudget } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
-import { buildApi, buildInternalApi, type Lifecycle } from '../http/index.js';
-import { ClusterMember } from '../cluster/index.js';
-import { connectIndexCatalog } from '../http/indices/index.js';
+import { buildApi, buildInternalApi, registerInternalRoutes, type Lifecycle } from '../http/index.js';
+import { CacheHoldings, ClusterMember, ClusterRouting, InternalClient } from '../cluster/index.js';
+import { connectIndexCatalog, syncAliases } from '../http/indices/index.js';
+import { buildRoutedApi } from '../http/routed/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
-import { metastoreCatalog } from './metastore-catalog.js';
+import { fencedCatalog, metastoreCatalog } from './metastore-catalog.js';
 import { objectMetricsHooks, openObjectStore } from '../storage/index.js';
 import { compactionMetrics, documentMetricsRecorder, queryPoolMetrics } from './engine-metrics.js';
 import { OrgService, RbacService, createAuditLog } from '../auth/index.js';
@@ -30,7 +32,7 @@ export interface RunningNode {
   url: string;
   port: number;
   app: FastifyInstance;
-  /** the data path; undefined in a process without the api role */
+  /** the data path; undefined in a process of a cluster without the cache role */
   engine: Engine | undefined;
   /** this process's membership in the cluster */
   member: ClusterMember;
@@ -58,13 +60,39 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const audit = createAuditLog(logger);
   const rbac = new RbacService(metastore.rbac, { audit });
   const org = new OrgService(metastore.org, { audit });
-  let data: DataPath | undefined;
+  const split = !config.cluster.allRoles;
+  const roles = config.cluster.roles;
+  // one process runs the data path whole; in a cluster, cache nodes hold it
+  const holdings = split && roles.includes('cache') ? new CacheHoldings(metastore, config.cluster.nodeId, config.cluster.sharedWalDir) : undefined;
+  await holdings?.refresh();
+  const data = !split || holdings !== undefined ? await startDataPath(config, metastore, metrics, logger, holdings, member) : undefined;
+  // a cache node of a cluster: its Elasticsearch API, reached by the api role through an internal route
+  const esApp =
+    split && data !== undefined
+      ? buildApi({ config, logger, metrics, engine: data.engine, lifecycle, rbac, org, metastore, queryPool: data.queryPool, cluster: member })
+      : undefined;
+  const dataRoutes =
+    data !== undefined && esApp !== undefined && holdings !== undefined
+      ? { engine: data.engine, queryPool: data.queryPool, metrics, config, esApp, assertHeld: (indexes: readonly string[]) => holdings.assertHeld(indexes, holdings.leaseIntact(member)) }
+      : undefined;
   let app: FastifyInstance;
-  if (config.cluster.roles.includes('api')) {
-    data = await startDataPath(config, metastore, metrics, logger);
-    app = buildApi({ config, logger, metrics, engine: data.engine, lifecycle, rbac, org, metastore, queryPool: data.queryPool, cluster: member });
+  if (!split) {
+    app = buildApi({ config, logger, metrics, engine: data!.engine, lifecycle, rbac, org, metastore, queryPool: data!.queryPool, cluster: member });
+  } else if (roles.includes('api')) {
+    const client = new InternalClient(config.cluster.secret);
+    const routing = new ClusterRouting({ metastore, client, maxAgeMs: config.cluster.heartbeatIntervalMs, moveWaitMs: Math.max(2 * config.cluster.leaseMs, 10_000) });
+    app = buildRoutedApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, routing, client }, (routes) =>
+      registerInternalRoutes(routes, { config, metastore, cluster: member, ...(dataRoutes === undefined ? {} : { data: dataRoutes }) }),
+    );
   } else {
-    app = buildInternalApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member });
+    app = buildInternalApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, engine: data?.engine, ...(dataRoutes === undefined ? {} : { data: dataRoutes }) });
+  }
+  if (holdings !== undefined && data !== undefined) {
+    member.onHeartbeat(async () => {
+      await holdings.reconcile(data.engine, member.leaseLapses);
+      // aliases changed through another node
+      await syncAliases(data.engine, metastore);
+    });
   }
   let inFlight = 0;
   const counted = new WeakSet<object>();
@@ -114,6 +142,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       }
       await member.stop();
       await app.close();
+      await esApp?.close();
       await data?.queryPool.close();
       await data?.objectStore.close();
       await metastore.close();
@@ -132,7 +161,14 @@ interface DataPath {
 }
 
 /** The engine over the object store, its catalog in the metastore, and the query threads. */
-async function startDataPath(config: Config, metastore: Metastore, metrics: Metrics, logger: Logger): Promise<DataPath> {
+async function startDataPath(
+  config: Config,
+  metastore: Metastore,
+  metrics: Metrics,
+  logger: Logger,
+  holdings: CacheHoldings | undefined,
+  member: ClusterMember,
+): Promise<DataPath> {
   // an unusable object store (a malformed or expired SAS URL, wrong credentials) stops the start
   const objectStore = openObjectStore(config.objectStore, {
     dataDir: config.dataDir,
@@ -150,7 +186,10 @@ async function startDataPath(config: Config, metastore: Metastore, metrics: Metr
   useReaderCacheBudget(readerCache, readerCache.acquireSlot());
   const engine = await Engine.load({
     dataDir: config.dataDir,
-    catalog: metastoreCatalog(metastore),
+    catalog:
+      holdings === undefined
+        ? metastoreCatalog(metastore)
+        : fencedCatalog(metastoreCatalog(metastore), (index) => holdings.leaseIntact(member) && !holdings.placedElsewhere(index)),
     segmentStore: objectStore,
     logger,
     memtableMaxBytes: config.memtableMaxBytes,
@@ -159,6 +198,9 @@ async function startDataPath(config: Config, metastore: Metastore, metrics: Metr
     idleIndexMs: config.idleIndexMs,
     onDocumentIndexed: documentMetricsRecorder(metrics),
     compactionEvents: compactionMetrics(metrics),
+    ...(holdings === undefined
+      ? {}
+      : { holds: (index: string) => holdings.holds(index), walDir: holdings.walDir(), foreignWalDirs: () => holdings.foreignWalDirs() }),
   });
   await connectIndexCatalog({ engine, metastore, logger });
   metrics.watchIndexBytes(() => engine.indexBytes());

@@ -31,4 +31,28 @@ describe('placement of indexes on cache nodes', () => {
     assert.deepEqual(planPlacements(['kept', 'new'], placements, []), { place: [], remove: ['gone'] });
     assert.deepEqual(planPlacements(['kept', 'new'], placements, ['n1']), { place: [{ index: 'new', nodeId: 'n1' }], remove: ['gone'] });
   });
+
+  it('with moveFromDead, moves the indexes of nodes that are not live to the live ones with the fewest', () => {
+    const placements = [
+      { index: 'a', nodeId: 'dead' },
+      { index: 'b', nodeId: 'n1' },
+      { index: 'c', nodeId: 'dead' },
+    ];
+    assert.deepEqual(planPlacements(['a', 'b', 'c', 'd'], placements, ['n1', 'n2'], { moveFromDead: true }), {
+      place: [{ index: 'd', nodeId: 'n2' }],
+      remove: [],
+      move: [
+        { index: 'a', from: 'dead', nodeId: 'n1' },
+        { index: 'c', from: 'dead', nodeId: 'n2' },
+      ],
+    });
+    // nowhere to go: they stay
+    assert.deepEqual(planPlacements(['a'], placements, [], { moveFromDead: true }), { place: [], remove: ['b', 'c'], move: [] });
+  });
+
+  it('keeps a young placement of an index not created yet, drops it once older than the grace', () => {
+    const placements = [{ index: 'soon', nodeId: 'n1', placedAtMs: 10_000 }];
+    assert.deepEqual(planPlacements([], placements, ['n1'], { nowMs: 15_000, graceMs: 60_000 }).remove, []);
+    assert.deepEqual(planPlacements([], placements, ['n1'], { nowMs: 80_000, graceMs: 60_000 }).remove, ['soon']);
+  });
 });

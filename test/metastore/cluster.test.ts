@@ -150,5 +150,36 @@ eachDialect((it) => {
         ['traces', 'cache-1', 2],
       ]);
     });
+
+    it('moves an index only from a node whose lease expired, and only from the node it names', async (ms) => {
+      assert.equal((await ms.leases.tryAcquire(LEASE, 'node-a', LONG_MS)).held, true);
+      const beat = (id: string, leaseMs: number) => ms.nodes.heartbeat({ id, name: id, roles: ['cache'], url: `http://${id}`, stats: {}, startedAtMs: 1, leaseMs });
+      await beat('cache-live', LONG_MS);
+      await beat('cache-dead', 1);
+      await sleep(20);
+      await ms.placements.applyAsLeaseHolder(LEASE, 'node-a', {
+        place: [
+          { index: 'on-dead', nodeId: 'cache-dead' },
+          { index: 'on-live', nodeId: 'cache-live' },
+          { index: 'elsewhere', nodeId: 'cache-live' },
+        ],
+        remove: [],
+      });
+      const moved = await ms.placements.applyAsLeaseHolder(LEASE, 'node-a', {
+        place: [],
+        remove: [],
+        move: [
+          { index: 'on-dead', from: 'cache-dead', nodeId: 'cache-new' },
+          { index: 'on-live', from: 'cache-live', nodeId: 'cache-new' },
+          { index: 'elsewhere', from: 'cache-dead', nodeId: 'cache-new' },
+        ],
+      });
+      assert.equal(moved, true);
+      assert.deepEqual((await ms.placements.listPlacements()).map((p) => [p.index, p.nodeId]), [
+        ['elsewhere', 'cache-live'],
+        ['on-dead', 'cache-new'],
+        ['on-live', 'cache-live'],
+      ]);
+    });
   });
 });

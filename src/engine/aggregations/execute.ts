@@ -19,6 +19,7 @@ import { validateOrders } from './order.js';
 import { treeBytes, type Partial } from './partial.js';
 import type { AggResult } from './result.js';
 import { shardReduce } from './shard-reduce.js';
+import { partialFromWire, partialToWire, type PartialWire } from './wire.js';
 import { Yielder } from '../segment/yielder.js';
 import { isBucketSpec, type AggSpec } from './spec.js';
 
@@ -81,11 +82,53 @@ export class AggregationService {
     validateAggregations(request.aggs);
     const memory = new AggregationMemory(this.breaker, this.maxBuckets);
     try {
-      return yield* runWith(targets, request, memory, this.cache);
+      const { global, indexCount } = yield* gather(targets, request, memory, this.cache);
+      return finalizeAll(request, global, memory, indexCount);
     } finally {
       memory.close();
     }
   }
+
+  /**
+   * What these targets know of the aggregations, as JSON for the node that merges the parts of
+   * a search spread over nodes (reduceParts); null when no segment matched. `indexCount` counts
+   * the indexes of the whole search, which each index's cut to shard_size depends on.
+   */
+  async partialsInSlices(targets: readonly SearchTarget[], request: AggregationRequest, indexCount: number, yielder = new Yielder()): Promise<PartialWire[] | null> {
+    validateAggregations(request.aggs);
+    const memory = new AggregationMemory(this.breaker, this.maxBuckets);
+    try {
+      const steps = gather(targets, request, memory, this.cache, indexCount);
+      for (;;) {
+        const step = steps.next();
+        if (step.done) return step.value.global === undefined ? null : step.value.global.map(partialToWire);
+        if (yielder.dueNow()) await yielder.pause();
+      }
+    } finally {
+      memory.close();
+    }
+  }
+
+  /** The results of a search spread over nodes from each node's partialsInSlices, as run() over all their targets. */
+  reduceParts(request: AggregationRequest, parts: ReadonlyArray<PartialWire[] | null>, indexCount: number): AggResult[] {
+    validateAggregations(request.aggs);
+    const memory = new AggregationMemory(this.breaker, this.maxBuckets);
+    try {
+      let global: Partial[] | undefined;
+      for (const part of parts) {
+        if (part === null) continue;
+        const partials = part.map((w) => partialFromWire(w, memory));
+        global = global === undefined ? partials : request.aggs.map((s, j) => mergePartials(s, global![j]!, partials[j]!, memory));
+      }
+      return finalizeAll(request, global, memory, indexCount);
+    } finally {
+      memory.close();
+    }
+  }
+}
+
+function finalizeAll(request: AggregationRequest, global: Partial[] | undefined, memory: AggregationMemory, indexCount: number): AggResult[] {
+  return request.aggs.map((spec, j) => finalize(spec, global?.[j], { memory, indexCount }));
 }
 
 /** Work split at the points where it may pause: each `yield` is a place to give the event loop a turn. */
@@ -107,19 +150,27 @@ interface Level {
   partials: Partial[];
 }
 
-function* runWith(targets: readonly SearchTarget[], request: AggregationRequest, memory: AggregationMemory, cache: AggregationCache | null): Steps<AggResult[]> {
+/** Per index: segments merged and cut to shard_size; then indexes merged. */
+function* gather(
+  targets: readonly SearchTarget[],
+  request: AggregationRequest,
+  memory: AggregationMemory,
+  cache: AggregationCache | null,
+  indexCountOfSearch?: number,
+): Steps<{ global: Partial[] | undefined; indexCount: number }> {
   const nowMs = request.nowMs ?? Date.now();
   const checkDeadline = () => {
     if (request.deadlineMs !== undefined && Date.now() > request.deadlineMs) throw new QueryTimeoutError('search exceeded its time limit');
   };
   const specs = request.aggs;
   const byIndex = new Map<string, Array<{ target: SearchTarget; order: number }>>();
-  targets.forEach((target, order) => {
+  targets.forEach((target, place) => {
     let list = byIndex.get(target.index);
     if (!list) byIndex.set(target.index, (list = []));
-    list.push({ target, order });
+    // a target's place in a search spread over nodes is set on it (top_hits ties go by it)
+    list.push({ target, order: target.order ?? place });
   });
-  const indexCount = byIndex.size;
+  const indexCount = indexCountOfSearch ?? byIndex.size;
   const wantsEmpty = specs.some(needsSegmentsWithoutMatches);
   const baseKey = cache === null ? null : requestKey(request, nowMs);
 
@@ -147,7 +198,7 @@ function* runWith(targets: readonly SearchTarget[], request: AggregationRequest,
     global = global === undefined ? reduced : mergeAll(global, reduced);
   }
   checkDeadline();
-  return specs.map((spec, j) => finalize(spec, global?.[j], { memory, indexCount }));
+  return { global, indexCount };
 }
 
 function* segmentPartials(

@@ -94,7 +94,7 @@ function topHits(spec: TopHitsSpec, p: TopHitsPartial | undefined): TopHitsResul
     kind: 'top_hits',
     total: p?.total ?? 0,
     hits: page.map((c) => {
-      const { id, source } = storedDocument(c.segment, c.doc);
+      const { id, source } = c.stored ?? storedDocument(c.segment!, c.doc);
       return { index: c.index, id, source, sortValues: c.values };
     }),
   };

@@ -52,3 +52,4 @@ export type {
   TopHitsResult,
 } from './result.js';
 export type { ValueKind } from './partial.js';
+export type { PartialWire } from './wire.js';

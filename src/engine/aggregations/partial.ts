@@ -43,8 +43,11 @@ export interface PercentilesPartial {
 
 export interface TopHitCandidate {
   index: string;
-  segment: SegmentReader;
+  /** null for a candidate that came from another node with its document (`stored`) */
+  segment: SegmentReader | null;
   doc: number;
+  /** the document, read where the segment is (a partial sent between nodes) */
+  stored?: { id: string; source: string };
   /** position of the segment in the request, for ties */
   segmentOrder: number;
   values: Array<number | string | null>;

@@ -6,3 +6,4 @@ export type { EngineCatalog, IndexRecord, SegmentRecord } from './catalog.js';
 export type { SegmentStore } from './segment-store.js';
 export { resolveIndices, wildcardToRegExp } from './resolve-indices.js';
 export type { ResolveOptions, AliasMap } from './resolve-indices.js';
+export { AliasTable, type AliasLink } from './alias-table.js';

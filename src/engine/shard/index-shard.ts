@@ -318,6 +318,11 @@ export class IndexShard {
     this.recoveryEnded = new Promise((resolve) => (this.endRecoveryWait = resolve));
   }
 
+  /** True between beginRecovery and endRecovery. */
+  get isRecovering(): boolean {
+    return this.recovering !== null;
+  }
+
   /** Adds replayed documents (see beginRecovery). */
   addRecovered(batch: ShardWriteBatch, walSeq: number): void {
     if (!this.recovering) throw new Error(`index [${this.name}] is not recovering`);

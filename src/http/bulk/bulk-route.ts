@@ -108,7 +108,7 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
 /** A document that did not parse fails on its own: its error names no index, as Elasticsearch's does not. */
 const DOCUMENT_ERRORS: ReadonlySet<string> = new Set(['mapper_parsing_exception']);
 
-function failedItem(action: BulkAction, index: string, id: string | undefined, error: SvcError): string {
+export function failedItem(action: BulkAction, index: string, id: string | undefined, error: SvcError): string {
   const rendered = esErrorObject(error);
   if (!DOCUMENT_ERRORS.has(error.type)) rendered.index ??= index;
   return JSON.stringify({ [action]: { _index: index, _type: '_doc', _id: id ?? null, status: error.status, error: rendered } });

@@ -12,9 +12,12 @@ export type BulkAction = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS: ReadonlySet<string> = new Set(['index', 'create', 'update', 'delete']);
 
 /** An action with its document line as bytes [start, end) of the body (parsed by the engine). */
-export type BulkItem =
+export type BulkItem = (
   | { action: BulkAction; index: string; id?: string; start: number; end: number; update?: UpdateRequest; error?: undefined }
-  | { action: BulkAction; index: string; id?: string; error: SvcError };
+  | { action: BulkAction; index: string; id?: string; error: SvcError }
+) &
+  /** the item's lines (action and document) are bytes [spanStart, spanEnd) of the body */
+  { spanStart: number; spanEnd: number };
 
 export interface ParsedBulk {
   items: BulkItem[];
@@ -48,7 +51,7 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
     const idProblem = idError(meta._id, action);
     const id = idProblem === undefined && meta._id !== undefined ? String(meta._id) : undefined;
     if (action === 'delete') {
-      items.push(idProblem ? { action, index, error: idProblem } : { action, index, id, start: 0, end: 0 });
+      items.push(idProblem ? { action, index, error: idProblem, spanStart: start, spanEnd: end } : { action, index, id, start: 0, end: 0, spanStart: start, spanEnd: end });
       continue;
     }
     if (i >= count) {
@@ -58,15 +61,19 @@ export function parseBulk(body: Buffer, defaultIndex: string | undefined): Parse
     const docEnd = bounds[2 * i + 1]!;
     i++;
     if (idProblem) {
-      items.push({ action, index, error: idProblem });
+      items.push({ action, index, error: idProblem, spanStart: start, spanEnd: docEnd });
       continue;
     }
     if (action === 'update') {
       const update = parseUpdate(body.toString('utf8', docStart, docEnd));
-      items.push(update instanceof SvcError ? { action, index, id, error: update } : { action, index, id, start: docStart, end: docEnd, update });
+      items.push(
+        update instanceof SvcError
+          ? { action, index, id, error: update, spanStart: start, spanEnd: docEnd }
+          : { action, index, id, start: docStart, end: docEnd, update, spanStart: start, spanEnd: docEnd },
+      );
       continue;
     }
-    items.push({ action, index, id, start: docStart, end: docEnd });
+    items.push({ action, index, id, start: docStart, end: docEnd, spanStart: start, spanEnd: docEnd });
   }
   if (items.length === 0) {
     throw new BadRequestError('Validation Failed: 1: no requests added;', 'action_request_validation_exception');

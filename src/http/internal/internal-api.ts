@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { OrgService, RbacService } from '../../auth/index.js';
+import type { Engine } from '../../engine/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { installAuth } from '../auth-hook.js';
 import { clusterSecretPolicy } from '../cluster-policy.js';
@@ -20,6 +21,8 @@ export interface InternalApiDeps extends InternalRouteDeps {
   lifecycle: Lifecycle;
   rbac: RbacService;
   org: OrgService;
+  /** the engine whose write-ahead log replay readiness waits for (a cache node) */
+  engine?: Engine;
 }
 
 export function buildInternalApi(deps: InternalApiDeps): FastifyInstance {

@@ -2,21 +2,33 @@
  * Routes the cluster's processes call on each other, under `/_internal/`, guarded by the cluster
  * secret (see auth/cluster-secret.ts): `GET /_internal/node` (who answers: id, name, roles, URL)
  * and `GET /_internal/cluster` (every membership row, live or dead; the coordinator lease; the
- * index placements).
+ * index placements); in a split cluster `POST /_internal/placements/{index}` (the coordinator
+ * places an index), and on a cache node `POST /_internal/search` (its part of a search) and
+ * `/_internal/es` (its Elasticsearch API, for requests the api role sends whole).
  */
 import type { FastifyInstance } from 'fastify';
 import { COORDINATOR_LEASE } from '../../cluster/index.js';
 import type { Config } from '../../config/index.js';
 import type { Metastore } from '../../metastore/index.js';
 import type { ClusterMembership } from '../deps.js';
+import { registerForwardRoute, type CacheGuard } from './forward-route.js';
+import { registerPlacementRoute } from './placement-route.js';
+import { registerSearchPartRoute, type SearchPartDeps } from './search-part-route.js';
 
 export interface InternalRouteDeps {
   config: Config;
   metastore: Metastore;
   cluster: ClusterMembership;
+  /** the data of a cache node in a cluster: search parts and its Elasticsearch API for the api role */
+  data?: SearchPartDeps & CacheGuard & { esApp: FastifyInstance };
 }
 
 export function registerInternalRoutes(app: FastifyInstance, deps: InternalRouteDeps): void {
+  if (!deps.config.cluster.allRoles) registerPlacementRoute(app, deps.cluster);
+  if (deps.data !== undefined) {
+    registerSearchPartRoute(app, deps.data);
+    registerForwardRoute(app, deps.data);
+  }
   app.get('/_internal/node', async () => ({
     id: deps.cluster.nodeId,
     name: deps.config.nodeName,

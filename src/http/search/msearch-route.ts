@@ -47,7 +47,7 @@ export function registerMsearchRoutes(app: FastifyInstance, deps: ApiDeps, acces
   }
 }
 
-function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
+export function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
   const params: QueryParams = {};
   for (const name of INHERITED_PARAMS) {
     const v = stringParam(url, name);
@@ -56,7 +56,7 @@ function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
   return { ...params, ...item.options };
 }
 
-function concurrencyOf(params: QueryParams, threads: number): number {
+export function concurrencyOf(params: QueryParams, threads: number): number {
   const asked = intParam(params, 'max_concurrent_searches');
   return asked !== undefined && asked > 0 ? asked : threads;
 }

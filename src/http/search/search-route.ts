@@ -13,7 +13,7 @@ import type { QueryParams } from '../query-params.js';
 import { jsonObjectBody } from '../request-body.js';
 import { bodyOf } from './get-body.js';
 import { registerMsearchRoutes } from './msearch-route.js';
-import { AsyncSearchStore, registerAsyncSearchRoutes } from './async/index.js';
+import { AsyncSearchStore, engineSearchRunner, registerAsyncSearchRoutes } from './async/index.js';
 import { ScrollStore, openScroll, registerScrollRoutes } from './scroll/index.js';
 import { toSearchRequest } from './search-request.js';
 import { executeSearch, prepareSearch } from './prepare-search.js';
@@ -55,7 +55,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, access
   registerScrollRoutes(app, deps, scrolls, accessOf);
   const asyncSearches = new AsyncSearchStore({ maxStored: deps.config.maxOpenScrolls });
   app.addHook('onClose', async () => asyncSearches.close());
-  registerAsyncSearchRoutes(app, deps, asyncSearches, accessOf);
+  registerAsyncSearchRoutes(app, deps, asyncSearches, accessOf, engineSearchRunner(deps));
 }
 
 async function searchOnce(

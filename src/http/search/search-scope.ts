@@ -4,10 +4,10 @@
  * types used to render `fields` and to refuse sorts on fields no index maps.
  */
 import { BadRequestError, SvcError } from '../../common/index.js';
-import type { Engine, SearchResult, SearchTarget } from '../../engine/index.js';
+import type { Engine, PartialWire, SearchResult, SearchTarget } from '../../engine/index.js';
 import type { AccessContext } from '../../auth/index.js';
 import type { ApiDeps } from '../deps.js';
-import { parseSearchAggregations, runSearchAggregations } from '../aggregations/index.js';
+import { aggregationService, parseSearchAggregations, runSearchAggregations } from '../aggregations/index.js';
 import type { QueryParams } from '../query-params.js';
 import { checkDocvalueFields, type FieldTypeLookup } from './hit-fields.js';
 import type { EsSearch } from './search-request.js';
@@ -20,7 +20,7 @@ export interface SearchScope {
 
 const KEYWORD_SUFFIX = '.keyword';
 /** sort keys that need no mapping */
-const BUILTIN_SORT_FIELDS = new Set(['_score', '_doc', '_id', '_ts', '_lid']);
+export const BUILTIN_SORT_FIELDS: ReadonlySet<string> = new Set(['_score', '_doc', '_id', '_ts', '_lid']);
 
 export function resolveScope(engine: Engine, access: AccessContext, expression: string | undefined, params: QueryParams): SearchScope {
   const indices = readableIndices(engine, access, expression, params);
@@ -57,17 +57,54 @@ export function checkAgainstMappings(search: EsSearch, indices: readonly string[
  * pages): segment files on the query threads, memtables and aggregations here, with the query
  * metrics around it.
  */
-export async function runSearch(deps: ApiDeps, targets: readonly SearchTarget[], search: EsSearch): Promise<SearchResult & { aggregationsJson?: string }> {
+export async function runSearch(deps: SearchDeps, targets: readonly SearchTarget[], search: EsSearch): Promise<SearchResult & { aggregationsJson?: string }> {
+  return measured(deps, search, async () => {
+    const aggregations = parseSearchAggregations(search);
+    const result = await deps.queryPool.search(targets, search.request);
+    return aggregations === undefined ? result : { ...result, aggregationsJson: await runSearchAggregations(deps, targets, search, aggregations) };
+  });
+}
+
+/**
+ * This node's part of a search spread over cache nodes: the first `from + size` hits of its
+ * targets and what its indexes know of the aggregations, for the api role to merge
+ * (cluster/search-parts.ts). `indexCount` counts the indexes of the whole search.
+ */
+export async function runSearchPart(
+  deps: SearchDeps,
+  targets: readonly SearchTarget[],
+  search: EsSearch,
+  indexCount: number,
+): Promise<SearchResult & { aggregations: PartialWire[] | null | undefined }> {
+  const request = { ...search.request, from: 0, size: search.request.from + search.request.size };
+  return measured(deps, search, async () => {
+    const aggregations = parseSearchAggregations(search);
+    const result = await deps.queryPool.search(targets, request);
+    if (aggregations === undefined) return { ...result, aggregations: undefined };
+    const { nowMs, deadlineMs } = search.request;
+    const partials = await aggregationService(deps).partialsInSlices(
+      targets,
+      {
+        query: search.aggregationQuery,
+        aggs: aggregations.specs,
+        ...(nowMs === undefined ? {} : { nowMs }),
+        ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      },
+      indexCount,
+    );
+    return { ...result, aggregations: partials };
+  });
+}
+
+type SearchDeps = Pick<ApiDeps, 'metrics' | 'queryPool' | 'config'>;
+
+/** Admitted as a whole (the aggregations run on this thread, and count as the search's work), with the query metrics around it. */
+async function measured<T>(deps: SearchDeps, search: EsSearch, work: () => Promise<T>): Promise<T> {
   const m = deps.metrics;
   m.queryTasksTotal.inc();
   m.queryTasksCurrentCount.inc();
   try {
-    const aggregations = parseSearchAggregations(search);
-    // admitted as a whole: the aggregations run on this thread, and count as the search's work
-    return await deps.queryPool.admit(async () => {
-      const result = await deps.queryPool.search(targets, search.request);
-      return aggregations === undefined ? result : { ...result, aggregationsJson: await runSearchAggregations(deps, targets, search, aggregations) };
-    }, search.request.deadlineMs);
+    return await deps.queryPool.admit(work, search.request.deadlineMs);
   } catch (err) {
     if (!(err instanceof SvcError)) m.queryTasksPanickedTotal.inc();
     throw err;

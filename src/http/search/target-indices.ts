@@ -26,7 +26,10 @@ function wildcardsExpand(params: QueryParams): boolean {
   return states.includes('open') || states.includes('all');
 }
 
-export function readableIndices(engine: Engine, access: AccessContext, expression: string | undefined, params: QueryParams): string[] {
+/** The names a read expression resolves against: an engine's, or the catalog's as the api role of a cluster reads it. */
+export type IndexNames = Pick<Engine, 'indexNames' | 'aliasMap'>;
+
+export function readableIndices(engine: IndexNames, access: AccessContext, expression: string | undefined, params: QueryParams): string[] {
   let parts = (expression ?? '').split(',').filter((p) => p.length > 0);
   assertNamedIndicesPermitted(access, 'read', parts);
   const options = resolveOptions(params);

@@ -18,6 +18,14 @@ export function precisionFor(threshold: number): number {
 
 const EMPTY = 0;
 
+/** A sketch as JSON: the exact hashes, or the registers in base64. */
+export interface HyperLogLogWire {
+  precision: number;
+  threshold: number;
+  hashes?: number[];
+  registers?: string;
+}
+
 export class HyperLogLog {
   /** open addressing, 0 = free slot (hash 0 is stored as 1) */
   private set: Int32Array | null = new Int32Array(8);
@@ -115,6 +123,28 @@ export class HyperLogLog {
     if (e <= 2.5 * m && zeros > 0) e = m * Math.log(m / zeros);
     else if (e > 2 ** 32 / 30) e = -(2 ** 32) * Math.log(1 - e / 2 ** 32);
     return Math.round(e);
+  }
+
+  /** The sketch as JSON, to send it to another node. */
+  toWire(): HyperLogLogWire {
+    return this.registers === null
+      ? { precision: this.precision, threshold: this.threshold, hashes: this.hashes() }
+      : { precision: this.precision, threshold: this.threshold, registers: Buffer.from(this.registers.buffer, this.registers.byteOffset, this.registers.byteLength).toString('base64') };
+  }
+
+  static fromWire(wire: HyperLogLogWire, account: Account): HyperLogLog {
+    const out = new HyperLogLog(wire.precision, wire.threshold);
+    account.charge(out.bytes, 'cardinality');
+    if (wire.registers !== undefined) {
+      const registers = new Uint8Array(Buffer.from(wire.registers, 'base64'));
+      account.charge(registers.byteLength, 'cardinality');
+      account.release(out.set!.byteLength);
+      out.set = null;
+      out.registers = registers;
+    } else {
+      for (const h of wire.hashes ?? []) out.add(h, account);
+    }
+    return out;
   }
 
   /** A new sketch counting what both count; the inputs are left as they are. */

@@ -16,6 +16,17 @@ export const MAX_BINS = 2048;
 const GAMMA = (1 + RELATIVE_ACCURACY) / (1 - RELATIVE_ACCURACY);
 const LOG_GAMMA = Math.log(GAMMA);
 
+/** A sketch as JSON: its values while exact, else its bins (counts from bin `lo` on) and extremes. */
+export interface QuantileSketchWire {
+  count: number;
+  exact?: number[];
+  min?: number;
+  max?: number;
+  zeros?: number;
+  positive?: { lo: number; counts: number[] };
+  negative?: { lo: number; counts: number[] };
+}
+
 function binOf(magnitude: number): number {
   return Math.ceil(Math.log(magnitude) / LOG_GAMMA);
 }
@@ -171,6 +182,39 @@ export class QuantileSketch {
       v = valueOfBin(this.positive!.binAtRank(rank - negatives - this.zeros));
     }
     return Math.min(this.max, Math.max(this.min, v));
+  }
+
+  /** The sketch as JSON, to send it to another node. */
+  toWire(): QuantileSketchWire {
+    if (this.exact !== null) return { count: this.count, exact: Array.from(this.exact.subarray(0, this.count)) };
+    const bins = (store: BinStore | null) => (store === null || store.total === 0 ? undefined : { lo: store.lo, counts: Array.from(store.counts.subarray(store.lo - store.offset, store.hi - store.offset + 1)) });
+    return { count: this.count, min: this.min, max: this.max, zeros: this.zeros, positive: bins(this.positive), negative: bins(this.negative) };
+  }
+
+  static fromWire(wire: QuantileSketchWire, account: Account): QuantileSketch {
+    const out = new QuantileSketch();
+    account.charge(out.bytes, 'percentiles');
+    if (wire.exact !== undefined) {
+      for (const v of wire.exact) out.add(v, account);
+      return out;
+    }
+    account.release(out.exact!.byteLength);
+    out.exact = null;
+    out.count = wire.count;
+    out.min = wire.min!;
+    out.max = wire.max!;
+    out.zeros = wire.zeros ?? 0;
+    for (const [from, to] of [
+      [wire.positive, 'positive'],
+      [wire.negative, 'negative'],
+    ] as const) {
+      if (from === undefined) continue;
+      const store = (out[to] ??= new BinStore());
+      from.counts.forEach((c, i) => {
+        if (c !== 0) store.add(from.lo + i, c, account);
+      });
+    }
+    return out;
   }
 
   /** A new sketch of both inputs' values; the inputs are left as they are. */

@@ -81,11 +81,33 @@ function assertStillReadable(access: AccessContext, entry: AsyncSearchEntry): vo
   for (const index of entry.indices) if (!access.can('read', index)) throw forbiddenIndexError('read', index);
 }
 
+/**
+ * How a search is run: `prepare` parses it and resolves its indexes (every 4xx a search gives,
+ * before an id exists), `run` then searches and renders the `_search` response. One node runs
+ * it on its engine; the api role of a cluster spreads it over the cache nodes.
+ */
+export type AsyncSearchRunner = (
+  access: AccessContext,
+  params: QueryParams,
+  index: string | undefined,
+  body: Record<string, unknown> | undefined,
+  startedMs: number,
+) => Promise<{ indices: string[]; run: () => Promise<string> }>;
+
+/** The runner of a node holding every index it searches. */
+export function engineSearchRunner(deps: ApiDeps): AsyncSearchRunner {
+  return async (access, params, index, body, startedMs) => {
+    const prepared = prepareSearch(deps, access, params, index, body);
+    return { indices: prepared.scope.indices, run: () => executeSearch(deps, prepared, startedMs) };
+  };
+}
+
 export function registerAsyncSearchRoutes(
   app: FastifyInstance,
-  deps: ApiDeps,
+  deps: Pick<ApiDeps, 'config'>,
   store: AsyncSearchStore,
   accessOf: (request: FastifyRequest) => AccessContext,
+  runner: AsyncSearchRunner,
 ): void {
   const submit = async (request: AsyncHttpRequest, reply: FastifyReply) => {
     const params = request.query;
@@ -99,16 +121,16 @@ export function registerAsyncSearchRoutes(
     const started = performance.now();
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
     // every 4xx a search can give is given here, before an id exists
-    const prepared = prepareSearch(deps, access, params, request.params.index, body);
+    const prepared = await runner(access, params, request.params.index, body, started);
     const startTimeMs = store.now();
     const entry: AsyncSearchEntry = {
       id: newAsyncSearchId(),
       owner: access.principalLabel,
-      indices: prepared.scope.indices,
+      indices: prepared.indices,
       startTimeMs,
       startedClockMs: started,
       expiresAtMs: startTimeMs + keepAliveMs,
-      done: executeSearch(deps, prepared, started).then(
+      done: prepared.run().then(
         (responseText): AsyncOutcome => ({ ok: true, responseText }),
         (error: Error): AsyncOutcome => ({ ok: false, error }),
       ),
@@ -124,7 +146,7 @@ export function registerAsyncSearchRoutes(
       store.assertRoom();
       store.add(entry);
     }
-    const { status, text } = envelope({ id: keep ? entry.id : undefined, entry, shards: prepared.scope.indices.length });
+    const { status, text } = envelope({ id: keep ? entry.id : undefined, entry, shards: prepared.indices.length });
     return sendJsonText(reply, text, status);
   };
   app.post('/_async_search', submit);

@@ -6,4 +6,4 @@
  * time limit and response), wrapped in the async envelope.
  */
 export { AsyncSearchStore } from './async-search-store.js';
-export { registerAsyncSearchRoutes } from './async-search-route.js';
+export { engineSearchRunner, registerAsyncSearchRoutes, type AsyncSearchRunner } from './async-search-route.js';

@@ -5,6 +5,7 @@
  */
 export { ScrollStore } from './scroll-store.js';
 export type { ScrollContext, ScrollStoreOptions } from './scroll-store.js';
-export { openScroll, continueScroll, clearScrolls } from './scroll-search.js';
+export { openScroll, continueScroll, clearScrolls, currentReaders, lastSortValues, pagingSort, pin } from './scroll-search.js';
 export { registerScrollRoutes } from './scroll-route.js';
-export { newScrollId } from './scroll-id.js';
+export { newScrollId, scrollMissing } from './scroll-id.js';
+export { parseClearRequest, parseContinueRequest } from './scroll-request.js';

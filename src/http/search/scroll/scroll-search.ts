@@ -7,7 +7,7 @@
  */
 import { forbiddenIndexError, type AccessContext } from '../../../auth/index.js';
 import { SvcError } from '../../../common/index.js';
-import type { SearchResult, SearchTarget, SortKey } from '../../../engine/index.js';
+import type { Engine, SearchResult, SearchTarget, SortKey } from '../../../engine/index.js';
 import type { ApiDeps } from '../../deps.js';
 import type { EsSearch } from '../search-request.js';
 import { renderSearchResponse } from '../search-response.js';
@@ -16,18 +16,18 @@ import { newScrollId, scrollMissing } from './scroll-id.js';
 import type { ScrollContext, ScrollStore } from './scroll-store.js';
 
 /** The sort a scroll pages on: the request's, with `_doc` last so that no two hits tie. */
-function pagingSort(sort: readonly SortKey[]): { sort: SortKey[]; shown: number | undefined } {
+export function pagingSort(sort: readonly SortKey[]): { sort: SortKey[]; shown: number | undefined } {
   // the default sort (`_ts` desc, `_doc` desc) already ends in `_doc`
   if (sort.length === 0 || sort.some((k) => k.field === '_doc')) return { sort: [...sort], shown: undefined };
   return { sort: [...sort, { field: '_doc', order: sort[0]!.order }], shown: sort.length };
 }
 
-function lastSortValues(result: SearchResult, previous: unknown[] | undefined): unknown[] | undefined {
+export function lastSortValues(result: SearchResult, previous: unknown[] | undefined): unknown[] | undefined {
   return result.hits.length === 0 ? previous : result.hits[result.hits.length - 1]!.sortValues;
 }
 
 /** The targets pinned: each keeps its place (`order`, which `_doc` values encode) and its doc count now. */
-function pin(targets: readonly SearchTarget[]): SearchTarget[] {
+export function pin(targets: readonly SearchTarget[]): SearchTarget[] {
   return targets.map((t, i) => ({
     ...t,
     order: t.order ?? i,
@@ -86,9 +86,9 @@ export async function openScroll(
  * segment file of the same id, its docs in the same order, so the scroll stops pinning the
  * memtable; a segment file closed while its index was idle is reopened.
  */
-function currentReaders(deps: ApiDeps, context: ScrollContext): SearchTarget[] {
+export function currentReaders(engine: Engine, context: Pick<ScrollContext, 'indices' | 'targets'>): SearchTarget[] {
   const current = new Map<string, SearchTarget>();
-  for (const t of deps.engine.searchTargets(context.indices.map((i) => i.name))) current.set(t.segment.id, t);
+  for (const t of engine.searchTargets(context.indices.map((i) => i.name))) current.set(t.segment.id, t);
   return context.targets.map((t) => {
     const now = current.get(t.segment.id);
     const limit = t.docLimit ?? t.segment.numDocs;
@@ -129,7 +129,7 @@ async function nextPage(
   // grants may have narrowed since the scroll was opened
   for (const { name } of context.indices) if (!access.can('read', name)) throw forbiddenIndexError('read', name);
   store.touch(context, opts.keepAliveMs);
-  context.targets = currentReaders(deps, context);
+  context.targets = currentReaders(deps.engine, context);
 
   const search: EsSearch = {
     ...context.search,

@@ -1,0 +1,103 @@
+/**
+ * The indexes a cache node of a cluster holds: those the placement table puts on it. Read at
+ * start (the engine opens only these) and after every heartbeat, when indexes placed here since
+ * (new ones, or moved from a cache node that died) are opened. With SVC_SHARED_WAL_DIR, each
+ * cache node's write-ahead log is `<dir>/<node id>`, and the logs of nodes that are not live
+ * are where a moved index's unflushed writes are recovered from.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ServiceUnavailableError } from '../common/index.js';
+import type { Metastore } from '../metastore/index.js';
+
+/** What the holdings need of the engine. */
+export interface HeldEngine {
+  indexNames(): string[];
+  openIndexes(names: readonly string[]): Promise<void>;
+  dropIndex(name: string): Promise<void>;
+}
+
+export class CacheHoldings {
+  private held = new Set<string>();
+  /** indexes placed on other nodes */
+  private elsewhere = new Set<string>();
+
+  constructor(
+    private readonly metastore: Metastore,
+    private readonly nodeId: string,
+    private readonly sharedWalDir: string | undefined,
+  ) {}
+
+  /** Reads this node's placements; the names placed here since the last read. */
+  async refresh(): Promise<string[]> {
+    const placements = await this.metastore.placements.listPlacements();
+    const mine = placements.filter((p) => p.nodeId === this.nodeId).map((p) => p.index);
+    const added = mine.filter((index) => !this.held.has(index));
+    this.held = new Set(mine);
+    this.elsewhere = new Set(placements.filter((p) => p.nodeId !== this.nodeId).map((p) => p.index));
+    return added;
+  }
+
+  /** Whether the index is placed on another node (as last read). */
+  placedElsewhere(index: string): boolean {
+    return this.elsewhere.has(index);
+  }
+
+  /** lease lapses of this node whose consequences were dealt with (see reconcile) */
+  private reconciledLapses = 0;
+
+  /**
+   * After a heartbeat: reads the placements, lets go of indexes moved to other nodes (while this
+   * node's lease had lapsed) and opens those placed here since. Until it ran after a lapse, the
+   * node refuses requests (assertHeld) and its flushes commit nothing (see fencedCatalog).
+   */
+  async reconcile(engine: HeldEngine, lapses: number): Promise<void> {
+    const placed = await this.refresh();
+    for (const index of engine.indexNames()) if (this.elsewhere.has(index)) await engine.dropIndex(index);
+    if (placed.length > 0) await engine.openIndexes(placed);
+    this.reconciledLapses = lapses;
+  }
+
+  /** True while the node's lease is live and no lapse of it waits for reconcile. */
+  leaseIntact(member: { holdsNodeLease: boolean; leaseLapses: number }): boolean {
+    return member.holdsNodeLease && member.leaseLapses === this.reconciledLapses;
+  }
+
+  /**
+   * Refuses a request about indexes placed on another node (moved away while this node's lease
+   * lapsed, or a caller with an old placement), and any request once this node's own lease
+   * lapsed: the coordinator may be moving its indexes. The caller reads the placements again
+   * and retries.
+   */
+  async assertHeld(indexes: readonly string[], leaseLive: boolean): Promise<void> {
+    if (!leaseLive) throw new ServiceUnavailableError(`cache node [${this.nodeId}] has not renewed its lease; its indexes may be moving`);
+    if (indexes.every((i) => this.held.has(i))) return;
+    await this.refresh();
+    const moved = indexes.find((i) => this.elsewhere.has(i));
+    if (moved !== undefined) throw new ServiceUnavailableError(`index [${moved}] is held by another cache node`);
+  }
+
+  holds(index: string): boolean {
+    return this.held.has(index);
+  }
+
+  /** This node's write-ahead log directory; undefined: the data directory's. */
+  walDir(): string | undefined {
+    return this.sharedWalDir === undefined ? undefined : path.join(path.resolve(this.sharedWalDir), this.nodeId);
+  }
+
+  /**
+   * Logs of the shared volume whose nodes are not live (a live node's log is being written, and
+   * an index moves only from a dead one).
+   */
+  async foreignWalDirs(): Promise<string[]> {
+    if (this.sharedWalDir === undefined) return [];
+    const root = path.resolve(this.sharedWalDir);
+    const live = new Set((await this.metastore.nodes.liveNodes()).map((n) => n.id));
+    const entries = await fs.promises.readdir(root, { withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((e) => e.isDirectory() && e.name !== this.nodeId && !live.has(e.name))
+      .map((e) => path.join(root, e.name))
+      .sort();
+  }
+}

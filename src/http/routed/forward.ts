@@ -1,0 +1,71 @@
+/**
+ * Requests the api role of a cluster does not split or fan out go whole to one cache node's
+ * Elasticsearch API (`/_internal/es`, see internal/forward-route.ts), with the caller's
+ * credential: a path that names one index (documents, `PUT /{index}`, its mapping or settings)
+ * to the node holding it, placing a new index first when the request may create it; anything
+ * else (the catalog: templates, aliases, cluster settings and state) to any live cache node.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER, RETURNED_HEADERS } from '../internal/forward-route.js';
+import { bodyBuffer } from '../request-body.js';
+import { bodyOf } from '../search/get-body.js';
+import type { RoutedApiDeps } from './deps.js';
+
+/** Methods that may create the index their path names. */
+const CREATING = new Set(['PUT', 'POST']);
+
+export async function forwardRequest(deps: RoutedApiDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const path = request.url.split('?')[0]!;
+  const first = decodeURIComponent(path.split('/')[1] ?? '');
+  let target: { url: string; index?: string };
+  if (first !== '' && !first.startsWith('_') && !/[*,]/.test(first)) {
+    target = await indexTarget(deps, first, request.method);
+  } else {
+    target = { url: await deps.routing.anyCacheUrl() };
+  }
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const v = request.headers[name];
+    if (typeof v === 'string') headers[name] = v;
+  }
+  if (target.index !== undefined) headers[INDEXES_HEADER] = target.index;
+  headers[FORWARD_URL_HEADER] = request.url;
+  const raw = await bodyOf(request, deps.config.maxBulkBytes);
+  const body = raw === undefined || raw === null ? undefined : bodyBuffer(raw);
+  const res = await deps.client.call(target.url, FORWARD_PATH, {
+    method: request.method,
+    headers,
+    ...(body === undefined || body.length === 0 || request.method === 'HEAD' ? {} : { body }),
+  });
+  // the request may have created or deleted an index, or changed aliases
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || res.status === 503) deps.routing.invalidate();
+  for (const name of RETURNED_HEADERS) {
+    const v = res.headers.get(name);
+    if (v !== null) void reply.header(name, v);
+  }
+  return reply.code(res.status).send(res.body);
+}
+
+/** The node holding the index a path names (an alias: its write index for a write, its only index for a read). */
+async function indexTarget(deps: RoutedApiDeps, name: string, method: string): Promise<{ url: string; index?: string }> {
+  const { routing } = deps;
+  const creating = CREATING.has(method);
+  let index = name;
+  if (method !== 'GET' && method !== 'HEAD') {
+    try {
+      index = await routing.writeIndexFor(name);
+    } catch {
+      // no write index: the cache node answers with the error, as one process does
+      return { url: await routing.anyCacheUrl() };
+    }
+  } else {
+    const aliased = (await routing.current()).aliases.map().get(name);
+    if (aliased !== undefined) {
+      if (aliased.length !== 1) return { url: await routing.anyCacheUrl() };
+      index = aliased[0]!;
+    }
+  }
+  const url = await routing.ownerUrl(index, creating);
+  // an index nobody holds does not exist: any node answers 404 as one process does
+  return url === undefined ? { url: await routing.anyCacheUrl() } : { url, index };
+}

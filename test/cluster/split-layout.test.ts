@@ -1,0 +1,127 @@
+/**
+ * The same writes, searches and aggregations against one process and against a cluster of
+ * separate processes on one real PostgreSQL (a coordinator with the api role, an api process,
+ * two cache nodes): the indexes are spread over the cache nodes, bulk bodies are split by the
+ * node holding each item's index, searches and scrolls are spread and merged, and every answer
+ * is the one the single process gives.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { exited, ndjson, request, spawnNode, tempDir, waitReady, type ChildNode } from '../support/node.js';
+import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
+import { answersOf, bulk, bulkBody, documentWrites, INDEXES, scrollPages } from './support/same-answers.js';
+
+const SECRET = 'the-secret-of-this-test-cluster';
+const WITH_SECRET = { headers: { 'x-svc-cluster-secret': SECRET } };
+
+const unavailable = postgresUnavailable();
+let pgServer: PostgresServer | undefined;
+const children: ChildNode[] = [];
+const dirs: string[] = [];
+
+before(async () => {
+  if (unavailable === undefined) pgServer = await startPostgres();
+});
+
+after(async () => {
+  for (const c of children) {
+    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    await exited(c.child);
+  }
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  await pgServer?.stop();
+});
+
+async function start(id: string, env: Record<string, string>): Promise<ChildNode & { dir: string }> {
+  const dir = tempDir(`svc-${id}-`);
+  dirs.push(dir);
+  const node = await spawnNode(dir, { SVC_NODE_ID: id, SVC_NODE_NAME: id, SVC_LOG_LEVEL: 'info', ...env });
+  children.push(node);
+  await waitReady(node.url);
+  return { ...node, dir };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('a split cluster answers writes, searches and aggregations as one process does', async (t) => {
+  if (pgServer === undefined) {
+    if (process.env.CI) assert.fail(`postgresql is required when CI is set: ${unavailable}`);
+    t.skip(`postgresql not available: ${unavailable}`);
+    return;
+  }
+  const metastoreUrl = await pgServer.newDatabase();
+  const cluster = { SVC_METASTORE_URL: metastoreUrl, SVC_CLUSTER_SECRET: SECRET, SVC_HEARTBEAT_INTERVAL_SECONDS: '0.2', SVC_LEASE_SECONDS: '1.5' };
+  const single = await start('single', {});
+  const coordinator = await start('coord', { ...cluster, SVC_ROLES: 'coordinator,api' });
+  const api = await start('api', { ...cluster, SVC_ROLES: 'api' });
+  const cache1 = await start('cache-1', { ...cluster, SVC_ROLES: 'cache,storage' });
+  await start('cache-2', { ...cluster, SVC_ROLES: 'cache' });
+  await until('both cache nodes live', async () => {
+    const view = (await request<{ nodes: Array<{ id: string; live: boolean }> }>(`${coordinator.url}/_internal/cluster`, WITH_SECRET)).body;
+    return view.nodes.filter((n) => n.live && n.id.startsWith('cache')).length === 2 ? true : undefined;
+  });
+
+  // the same bodies to both layouts, alternating the api processes of the cluster
+  for (let from = 0, k = 0; from < 400; from += 50, k++) {
+    const body = bulkBody(from, from + 50);
+    const one = await bulk(single.url, body);
+    const split = await bulk(k % 2 === 0 ? coordinator.url : api.url, body);
+    assert.equal(split.errors, false);
+    assert.deepEqual(split.items, one.items);
+  }
+  assert.deepEqual(await documentWrites(api.url), await documentWrites(single.url));
+  // items that fail before any cache node, between items that go to both of them, in order
+  const mixed = ndjson([
+    { index: { _index: 'logs-a', _id: 'm1' } },
+    { n: 1, _ts: 1_700_000_000_000 },
+    { index: { _index: 'logs-b', _id: '' } },
+    { n: 2, _ts: 1_700_000_000_000 },
+    { update: { _index: 'logs-c', _id: 'd2' } },
+    { script: 'ctx._source.n = 1' },
+    { create: { _index: 'logs-b', _id: 'd5' } },
+    { n: 3, _ts: 1_700_000_000_000 },
+    { delete: { _index: 'logs-d', _id: 'd7' } },
+    { index: { _index: 'logs-c', _id: 'm2' } },
+    '{"not json',
+  ]);
+  const mixedSingle = await bulk(single.url, mixed);
+  const mixedSplit = await bulk(api.url, mixed);
+  assert.equal(mixedSplit.errors, true);
+  // index uuids are made at random in each layout
+  const withoutUuids = (items: unknown) => JSON.parse(JSON.stringify(items, (k, v: unknown) => (k === 'index_uuid' ? undefined : v))) as unknown;
+  assert.deepEqual(withoutUuids(mixedSplit.items), withoutUuids(mixedSingle.items));
+
+  // only cache nodes have a write-ahead log; their internal routes want the secret
+  assert.equal(fs.existsSync(path.join(api.dir, 'wal')), false);
+  assert.equal(fs.existsSync(path.join(coordinator.dir, 'wal')), false);
+  assert.equal((await request(`${cache1.url}/_internal/search`, { body: {} })).status, 401);
+  assert.equal((await request(`${cache1.url}/_internal/es`, { headers: { 'x-svc-forward-url': '/_search' } })).status, 401);
+  assert.equal((await request(`${cache1.url}/_search`)).status, 400);
+
+  // the indexes are spread over both cache nodes
+  const placements = (await request<{ placements: Array<{ index: string; node_id: string }> }>(`${coordinator.url}/_internal/cluster`, WITH_SECRET)).body.placements;
+  assert.deepEqual(placements.map((p) => p.index).sort(), [...INDEXES, 'logs-e'].sort());
+  assert.deepEqual(new Set(placements.map((p) => p.node_id)), new Set(['cache-1', 'cache-2']));
+
+  const expected = await answersOf(single.url);
+  // the other api process reads the catalog again within a heartbeat interval
+  await new Promise((r) => setTimeout(r, 500));
+  for (const url of [api.url, coordinator.url]) {
+    const actual = await answersOf(url);
+    for (const name of Object.keys(expected)) assert.deepEqual(actual[name], expected[name], name);
+  }
+  // scrolls page through the same hits
+  const pages = await scrollPages(single.url);
+  assert.ok(pages.length > 20);
+  assert.deepEqual(await scrollPages(api.url), pages);
+});
