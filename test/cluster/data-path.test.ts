@@ -10,11 +10,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fs from 'node:fs';
-import { exited, request, spawnNode, tempDir, waitReady, type ChildNode } from '../support/node.js';
+import { exited, request, type ChildNode } from '../support/node.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
 import { azuriteUnavailable, startAzurite, type AzuriteServer } from '../support/azurite.js';
 import { answersOf, bulk, bulkBody, INDEXES } from './support/same-answers.js';
+import { TestProcesses, until as untilFound } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const WITH_SECRET = { headers: { 'x-svc-cluster-secret': SECRET } };
@@ -25,8 +25,8 @@ const WRITERS = 3;
 const unavailable = postgresUnavailable() ?? azuriteUnavailable();
 let pgServer: PostgresServer | undefined;
 let azurite: AzuriteServer | undefined;
-const children: ChildNode[] = [];
-const dirs: string[] = [];
+const processes = new TestProcesses();
+const until = <T>(what: string, probe: () => Promise<T | undefined>) => untilFound(what, probe, 30_000);
 
 before(async () => {
   if (unavailable !== undefined) return;
@@ -34,11 +34,7 @@ before(async () => {
 });
 
 after(async () => {
-  for (const c of children) {
-    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await exited(c.child);
-  }
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  await processes.stop();
   await Promise.all([pgServer?.stop(), azurite?.stop()]);
 });
 
@@ -47,24 +43,7 @@ function idOf(node: ChildNode): string {
   return /"nodeId":"([^"]+)"/.exec(node.output())![1]!;
 }
 
-async function start(id: string, env: Record<string, string>): Promise<ChildNode> {
-  const dir = tempDir(`svc-${id}-`);
-  dirs.push(dir);
-  const node = await spawnNode(dir, { SVC_NODE_ID: id, SVC_NODE_NAME: id, SVC_LOG_LEVEL: 'info', ...env });
-  children.push(node);
-  await waitReady(node.url);
-  return node;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const start = (id: string, env: Record<string, string>) => processes.start(id, env);
 
 interface ClusterView {
   nodes: Array<{ id: string; live: boolean; roles: string[] }>;
@@ -101,8 +80,7 @@ test('seven processes: writers, a cache node killed, every acknowledged document
     return;
   }
   const [metastoreUrl, container] = await Promise.all([pgServer.newDatabase(), azurite.createContainer()]);
-  const sharedWal = tempDir('svc-shared-wal-');
-  dirs.push(sharedWal);
+  const sharedWal = processes.dir('svc-shared-wal-');
   const cluster = {
     SVC_METASTORE_URL: metastoreUrl,
     SVC_OBJECT_STORE: azurite.sasUrl(container),

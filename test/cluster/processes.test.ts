@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fs from 'node:fs';
-import { exited, request, spawnNode, tempDir, type ChildNode } from '../support/node.js';
+import { exited, request } from '../support/node.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
+import { TestProcesses, until } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const WITH_SECRET = { headers: { 'x-svc-cluster-secret': SECRET } };
@@ -23,48 +23,23 @@ type CatNode = Record<'id' | 'name' | 'svc.roles' | 'node.role' | 'master', stri
 
 const unavailable = postgresUnavailable();
 let pgServer: PostgresServer | undefined;
-const children: ChildNode[] = [];
-const dirs: string[] = [];
+const processes = new TestProcesses();
 
 before(async () => {
   if (unavailable === undefined) pgServer = await startPostgres();
 });
 
 after(async () => {
-  for (const c of children) {
-    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await exited(c.child);
-  }
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  await processes.stop();
   await pgServer?.stop();
 });
 
-async function start(id: string, roles: string, metastoreUrl: string): Promise<ChildNode> {
-  const dir = tempDir(`svc-${id}-`);
-  dirs.push(dir);
-  const node = await spawnNode(dir, {
-    SVC_ROLES: roles,
-    SVC_NODE_ID: id,
-    SVC_NODE_NAME: id,
-    SVC_METASTORE_URL: metastoreUrl,
-    SVC_CLUSTER_SECRET: SECRET,
-    SVC_HEARTBEAT_INTERVAL_SECONDS: '0.2',
-    SVC_LEASE_SECONDS: '1.5',
-    SVC_LOG_LEVEL: 'info',
-  });
-  children.push(node);
-  return node;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const start = (id: string, roles: string, metastoreUrl: string) =>
+  processes.start(
+    id,
+    { SVC_ROLES: roles, SVC_METASTORE_URL: metastoreUrl, SVC_CLUSTER_SECRET: SECRET, SVC_HEARTBEAT_INTERVAL_SECONDS: '0.2', SVC_LEASE_SECONDS: '1.5' },
+    false,
+  );
 
 const internal = async (url: string) => (await request<InternalCluster>(`${url}/_internal/cluster`, WITH_SECRET)).body;
 const catNodes = async (url: string) =>

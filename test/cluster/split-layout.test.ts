@@ -9,49 +9,28 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { exited, ndjson, request, spawnNode, tempDir, waitReady, type ChildNode } from '../support/node.js';
+import { ndjson, request } from '../support/node.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
 import { answersOf, bulk, bulkBody, documentWrites, INDEXES, scrollPages } from './support/same-answers.js';
+import { TestProcesses, until } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const WITH_SECRET = { headers: { 'x-svc-cluster-secret': SECRET } };
 
 const unavailable = postgresUnavailable();
 let pgServer: PostgresServer | undefined;
-const children: ChildNode[] = [];
-const dirs: string[] = [];
+const processes = new TestProcesses();
 
 before(async () => {
   if (unavailable === undefined) pgServer = await startPostgres();
 });
 
 after(async () => {
-  for (const c of children) {
-    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await exited(c.child);
-  }
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  await processes.stop();
   await pgServer?.stop();
 });
 
-async function start(id: string, env: Record<string, string>): Promise<ChildNode & { dir: string }> {
-  const dir = tempDir(`svc-${id}-`);
-  dirs.push(dir);
-  const node = await spawnNode(dir, { SVC_NODE_ID: id, SVC_NODE_NAME: id, SVC_LOG_LEVEL: 'info', ...env });
-  children.push(node);
-  await waitReady(node.url);
-  return { ...node, dir };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const start = (id: string, env: Record<string, string>) => processes.start(id, env);
 
 test('a split cluster answers writes, searches and aggregations as one process does', async (t) => {
   if (pgServer === undefined) {

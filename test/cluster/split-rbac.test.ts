@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fs from 'node:fs';
-import { exited, ndjson, request, spawnNode, tempDir, waitReady, type ChildNode } from '../support/node.js';
+import { ndjson, request } from '../support/node.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
+import { TestProcesses } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const BOOTSTRAP = 'bootstrap-key-of-this-test-cluster';
@@ -16,30 +16,18 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 const unavailable = postgresUnavailable();
 let pgServer: PostgresServer | undefined;
-const children: ChildNode[] = [];
-const dirs: string[] = [];
+const processes = new TestProcesses();
 
 before(async () => {
   if (unavailable === undefined) pgServer = await startPostgres();
 });
 
 after(async () => {
-  for (const c of children) {
-    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await exited(c.child);
-  }
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  await processes.stop();
   await pgServer?.stop();
 });
 
-async function start(id: string, env: Record<string, string>): Promise<ChildNode> {
-  const dir = tempDir(`svc-${id}-`);
-  dirs.push(dir);
-  const node = await spawnNode(dir, { SVC_NODE_ID: id, SVC_NODE_NAME: id, SVC_LOG_LEVEL: 'info', SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP, ...env });
-  children.push(node);
-  await waitReady(node.url);
-  return node;
-}
+const start = (id: string, env: Record<string, string>) => processes.start(id, { SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP, ...env });
 
 /** Roles, keys and documents, then what each key gets: the same calls on either layout. */
 async function scenario(url: string): Promise<unknown[]> {
