@@ -10,15 +10,12 @@ import type { AccessContext } from '../../auth/index.js';
 import { BadRequestError } from '../../common/index.js';
 import type { SearchResult } from '../../engine/index.js';
 import { accessOf } from '../auth-hook.js';
-import { renderError } from '../error-render.js';
 import { sendJsonText } from '../json-reply.js';
 import type { QueryParams } from '../query-params.js';
-import { bodyBuffer, jsonObjectBody } from '../request-body.js';
+import { jsonObjectBody } from '../request-body.js';
 import { AsyncSearchStore, registerAsyncSearchRoutes, type AsyncSearchRunner } from '../search/async/index.js';
 import { bodyOf } from '../search/get-body.js';
-import { concurrencyOf, itemParams } from '../search/msearch-route.js';
-import { parseMsearchBody } from '../search/msearch-request.js';
-import { checkUrlOptions } from '../search/search-request.js';
+import { registerMsearchPaths } from '../search/msearch-route.js';
 import { renderSearchResponse } from '../search/search-response.js';
 import type { RoutedApiDeps } from './deps.js';
 import { mergeParts, prepare, searchParts, type RoutedSearch } from './routed-parts.js';
@@ -70,35 +67,7 @@ export function registerRoutedSearch(app: FastifyInstance, deps: RoutedApiDeps):
     app.get(path, count);
     app.post(path, count);
   }
-  const msearch = async (request: SearchHttpRequest, reply: FastifyReply) => {
-    const started = performance.now();
-    checkUrlOptions(request.query);
-    const items = parseMsearchBody(bodyBuffer(await bodyOf(request, deps.config.maxBulkBytes)));
-    const access = accessOf(request);
-    const responses: string[] = new Array(items.length);
-    const limit = Math.max(1, Math.min(items.length, concurrencyOf(request.query, deps.config.queryThreads)));
-    let next = 0;
-    const lane = async () => {
-      while (next < items.length) {
-        const i = next++;
-        const item = items[i]!;
-        try {
-          const { text } = await routedSearch(deps, access, itemParams(request.query, item), item.index ?? request.params.index, item.body, performance.now());
-          responses[i] = `${text.slice(0, -1)},"status":200}`;
-        } catch (err) {
-          const { body, internal } = renderError(err);
-          if (internal) request.log.error({ err, url: request.url }, 'msearch item failed');
-          responses[i] = JSON.stringify(body);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: limit }, lane));
-    return sendJsonText(reply, `{"took":${Math.round(performance.now() - started)},"responses":[${responses.join(',')}]}`);
-  };
-  for (const path of ['/_msearch', '/:index/_msearch']) {
-    app.get(path, msearch);
-    app.post(path, msearch);
-  }
+  registerMsearchPaths(app, deps.config, accessOf, async (access, params, index, body, startedMs) => (await routedSearch(deps, access, params, index, body, startedMs)).text);
 }
 
 /** `_async_search` over the cache nodes: resolved before an id exists, then searched and rendered. */

@@ -22,20 +22,49 @@ type MsearchHttpRequest = FastifyRequest<{ Params: { index?: string }; Querystri
 /** URL parameters every item inherits (a header may override the index options). */
 const INHERITED_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'search_type'];
 
+/** One item's search: the text of its search response (the item's `status` is added after it). */
+export type MsearchItemSearch = (access: AccessContext, params: QueryParams, index: string | undefined, body: Record<string, unknown>, startedMs: number) => Promise<string>;
+
 export function registerMsearchRoutes(app: FastifyInstance, deps: ApiDeps, accessOf: (request: FastifyRequest) => AccessContext): void {
+  const searchItem: MsearchItemSearch = async (access, params, index, body, startedMs) => {
+    const search = toSearchRequest(params, body, deps.config.queryTimeoutMs);
+    const scope = resolveScope(deps.engine, access, index, params);
+    const typeOf = fieldTypesOf(deps.engine);
+    checkAgainstMappings(search, scope.indices, typeOf);
+    const result = await runSearch(deps, scope.targets, search);
+    return renderSearchResponse(result, { tookMs: Math.round(performance.now() - startedMs), shards: scope.indices.length, search, typeOf });
+  };
+  registerMsearchPaths(app, deps.config, accessOf, searchItem);
+}
+
+/** The `_msearch` routes over `searchItem` (one process, or the api role of a cluster). */
+export function registerMsearchPaths(
+  app: FastifyInstance,
+  config: { maxBulkBytes: number; queryThreads: number },
+  accessOf: (request: FastifyRequest) => AccessContext,
+  searchItem: MsearchItemSearch,
+): void {
   const msearch = async (request: MsearchHttpRequest, reply: FastifyReply) => {
     const started = performance.now();
     checkUrlOptions(request.query);
-    const items = parseMsearchBody(bodyBuffer(await bodyOf(request, deps.config.maxBulkBytes)));
+    const items = parseMsearchBody(bodyBuffer(await bodyOf(request, config.maxBulkBytes)));
     const access = accessOf(request);
     // as many items at once as there are query threads (ES: max_concurrent_searches), in order
     const responses: string[] = new Array(items.length);
-    const limit = Math.max(1, Math.min(items.length, concurrencyOf(request.query, deps.config.queryThreads)));
+    const limit = Math.max(1, Math.min(items.length, concurrencyOf(request.query, config.queryThreads)));
     let next = 0;
     const lane = async () => {
       while (next < items.length) {
         const i = next++;
-        responses[i] = await runItem(deps, access, request, items[i]!);
+        const item = items[i]!;
+        try {
+          const text = await searchItem(access, itemParams(request.query, item), item.index ?? request.params.index, item.body, performance.now());
+          responses[i] = `${text.slice(0, -1)},"status":200}`;
+        } catch (err) {
+          const { body, internal } = renderError(err);
+          if (internal) request.log.error({ err, url: request.url }, 'msearch item failed');
+          responses[i] = JSON.stringify(body);
+        }
       }
     };
     await Promise.all(Array.from({ length: limit }, lane));
@@ -59,22 +88,4 @@ export function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
 export function concurrencyOf(params: QueryParams, threads: number): number {
   const asked = intParam(params, 'max_concurrent_searches');
   return asked !== undefined && asked > 0 ? asked : threads;
-}
-
-async function runItem(deps: ApiDeps, access: AccessContext, request: MsearchHttpRequest, item: MsearchItem): Promise<string> {
-  const started = performance.now();
-  try {
-    const params = itemParams(request.query, item);
-    const search = toSearchRequest(params, item.body, deps.config.queryTimeoutMs);
-    const scope = resolveScope(deps.engine, access, item.index ?? request.params.index, params);
-    const typeOf = fieldTypesOf(deps.engine);
-    checkAgainstMappings(search, scope.indices, typeOf);
-    const result = await runSearch(deps, scope.targets, search);
-    const text = renderSearchResponse(result, { tookMs: Math.round(performance.now() - started), shards: scope.indices.length, search, typeOf });
-    return `${text.slice(0, -1)},"status":200}`;
-  } catch (err) {
-    const { body, internal } = renderError(err);
-    if (internal) request.log.error({ err, url: request.url }, 'msearch item failed');
-    return JSON.stringify(body);
-  }
 }
