@@ -6,10 +6,9 @@
  * over once it has expired. Internal routes refuse a request without the cluster secret.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { exited, request } from '../support/node.js';
-import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
-import { TestProcesses, until } from './support/processes.js';
+import { clusterOnPostgres, until } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const WITH_SECRET = { headers: { 'x-svc-cluster-secret': SECRET } };
@@ -21,18 +20,7 @@ interface InternalCluster {
 }
 type CatNode = Record<'id' | 'name' | 'svc.roles' | 'node.role' | 'master', string>;
 
-const unavailable = postgresUnavailable();
-let pgServer: PostgresServer | undefined;
-const processes = new TestProcesses();
-
-before(async () => {
-  if (unavailable === undefined) pgServer = await startPostgres();
-});
-
-after(async () => {
-  await processes.stop();
-  await pgServer?.stop();
-});
+const { processes, metastore } = clusterOnPostgres();
 
 const start = (id: string, roles: string, metastoreUrl: string) =>
   processes.start(
@@ -46,12 +34,8 @@ const catNodes = async (url: string) =>
   (await request<CatNode[]>(`${url}/_cat/nodes?format=json&full_id=true&h=id,name,svc.roles,node.role,master`)).body.sort((a, b) => a.id.localeCompare(b.id));
 
 test('two processes share the membership; a killed coordinator is replaced once its lease expires', async (t) => {
-  if (pgServer === undefined) {
-    if (process.env.CI) assert.fail(`postgresql is required when CI is set: ${unavailable}`);
-    t.skip(`postgresql not available: ${unavailable}`);
-    return;
-  }
-  const metastoreUrl = await pgServer.newDatabase();
+  const metastoreUrl = await metastore(t);
+  if (metastoreUrl === undefined) return;
   const coordinator = await start('coord-1', 'coordinator,api', metastoreUrl);
   const cache = await start('cache-1', 'cache,storage', metastoreUrl);
 

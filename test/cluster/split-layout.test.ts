@@ -6,39 +6,23 @@
  * is the one the single process gives.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ndjson, request } from '../support/node.js';
-import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
 import { answersOf, bulk, bulkBody, documentWrites, INDEXES, scrollPages } from './support/same-answers.js';
-import { TestProcesses, until } from './support/processes.js';
+import { clusterOnPostgres, until } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const WITH_SECRET = { headers: { 'x-svc-cluster-secret': SECRET } };
 
-const unavailable = postgresUnavailable();
-let pgServer: PostgresServer | undefined;
-const processes = new TestProcesses();
-
-before(async () => {
-  if (unavailable === undefined) pgServer = await startPostgres();
-});
-
-after(async () => {
-  await processes.stop();
-  await pgServer?.stop();
-});
+const { processes, metastore } = clusterOnPostgres();
 
 const start = (id: string, env: Record<string, string>) => processes.start(id, env);
 
 test('a split cluster answers writes, searches and aggregations as one process does', async (t) => {
-  if (pgServer === undefined) {
-    if (process.env.CI) assert.fail(`postgresql is required when CI is set: ${unavailable}`);
-    t.skip(`postgresql not available: ${unavailable}`);
-    return;
-  }
-  const metastoreUrl = await pgServer.newDatabase();
+  const metastoreUrl = await metastore(t);
+  if (metastoreUrl === undefined) return;
   const cluster = { SVC_METASTORE_URL: metastoreUrl, SVC_CLUSTER_SECRET: SECRET, SVC_HEARTBEAT_INTERVAL_SECONDS: '0.2', SVC_LEASE_SECONDS: '1.5' };
   const single = await start('single', {});
   const coordinator = await start('coord', { ...cluster, SVC_ROLES: 'coordinator,api' });

@@ -5,27 +5,15 @@
  * same roles and keys.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { ndjson, request } from '../support/node.js';
-import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
-import { TestProcesses } from './support/processes.js';
+import { clusterOnPostgres } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
 const BOOTSTRAP = 'bootstrap-key-of-this-test-cluster';
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-const unavailable = postgresUnavailable();
-let pgServer: PostgresServer | undefined;
-const processes = new TestProcesses();
-
-before(async () => {
-  if (unavailable === undefined) pgServer = await startPostgres();
-});
-
-after(async () => {
-  await processes.stop();
-  await pgServer?.stop();
-});
+const { processes, metastore } = clusterOnPostgres();
 
 const start = (id: string, env: Record<string, string>) => processes.start(id, { SVC_RBAC: '1', SVC_BOOTSTRAP_KEY: BOOTSTRAP, ...env });
 
@@ -68,12 +56,8 @@ async function scenario(url: string): Promise<unknown[]> {
 }
 
 test('a split cluster with access control answers each key as one process does', async (t) => {
-  if (pgServer === undefined) {
-    if (process.env.CI) assert.fail(`postgresql is required when CI is set: ${unavailable}`);
-    t.skip(`postgresql not available: ${unavailable}`);
-    return;
-  }
-  const metastoreUrl = await pgServer.newDatabase();
+  const metastoreUrl = await metastore(t);
+  if (metastoreUrl === undefined) return;
   const cluster = { SVC_METASTORE_URL: metastoreUrl, SVC_CLUSTER_SECRET: SECRET, SVC_HEARTBEAT_INTERVAL_SECONDS: '0.2', SVC_LEASE_SECONDS: '1.5' };
   const single = await start('single', {});
   const api = await start('coord', { ...cluster, SVC_ROLES: 'coordinator,api' });

@@ -2,8 +2,11 @@
  * The processes of a test cluster: each `svc serve` gets a data directory of its own, and all
  * are killed and their directories removed when the test file ends (`stop`, from `after`).
  */
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { after, before, type TestContext } from 'node:test';
 import { exited, spawnNode, tempDir, waitReady, type ChildNode } from '../../support/node.js';
+import { postgresUnavailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
 
 export class TestProcesses {
   private readonly children: ChildNode[] = [];
@@ -44,4 +47,31 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A test file's cluster on one PostgreSQL server, started before its tests; processes and server
+ * are stopped after them. `metastore(t)` gives a fresh database, or skips the test when
+ * PostgreSQL is missing (a failure when CI is set).
+ */
+export function clusterOnPostgres(): { processes: TestProcesses; metastore(t: TestContext): Promise<string | undefined> } {
+  const unavailable = postgresUnavailable();
+  let server: PostgresServer | undefined;
+  const processes = new TestProcesses();
+  before(async () => {
+    if (unavailable === undefined) server = await startPostgres();
+  });
+  after(async () => {
+    await processes.stop();
+    await server?.stop();
+  });
+  const metastore = async (t: TestContext): Promise<string | undefined> => {
+    if (server === undefined) {
+      if (process.env.CI) assert.fail(`postgresql is required when CI is set: ${unavailable}`);
+      t.skip(`postgresql not available: ${unavailable}`);
+      return undefined;
+    }
+    return server.newDatabase();
+  };
+  return { processes, metastore };
 }
