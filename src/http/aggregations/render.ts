@@ -63,6 +63,27 @@ function asString(view: AggView, kind: ValueKind | null, value: number): string 
   return undefined;
 }
 
+/** The key text of a histogram bucket (date_histogram: always; histogram: with a format). */
+function histogramKeyText(view: AggView, valueKind: ValueKind | null, key: number): string | undefined {
+  return view.type === 'date_histogram' ? dateFormatter(view.format).format(key, view.zone) : asString(view, valueKind === 'date' ? null : valueKind, key);
+}
+
+/**
+ * The bucket list of a histogram without sub-aggregations, as text: the common shape (a
+ * per-minute date_histogram over a day has 1,440 buckets), written without a value tree.
+ */
+function plainHistogramBuckets(view: AggView, r: Extract<AggResult, { kind: 'histogram' }>): string {
+  const parts: string[] = new Array(r.buckets.length);
+  for (let i = 0; i < r.buckets.length; i++) {
+    const b = r.buckets[i]!;
+    const key = b.key as number;
+    const s = histogramKeyText(view, r.valueKind, key);
+    const head = s === undefined ? '' : `"key_as_string":${JSON.stringify(s)},`;
+    parts[i] = `{${head}"key":${write(key)},"doc_count":${b.docCount}}`;
+  }
+  return `[${parts.join(',')}]`;
+}
+
 function finite(v: number): number | null {
   return Number.isFinite(v) ? v : null;
 }
@@ -110,9 +131,10 @@ function renderOne(view: AggView, r: AggResult, typedKeys: boolean): { [key: str
     case 'terms':
       return terms(view, r, typedKeys);
     case 'histogram': {
+      if (!view.keyed && view.subs.length === 0) return { buckets: new Raw(plainHistogramBuckets(view, r)) };
       const buckets = r.buckets.map((b) => {
         const key = b.key as number;
-        const s = view.type === 'date_histogram' ? dateFormatter(view.format).format(key, view.zone) : asString(view, r.valueKind === 'date' ? null : r.valueKind, key);
+        const s = histogramKeyText(view, r.valueKind, key);
         const bucket: { [k: string]: Value } = s === undefined ? { key } : { key_as_string: s, key };
         return { keyText: s ?? javaDouble(key), body: { ...bucket, doc_count: b.docCount, ...aggsObject(view.subs, b.subs, typedKeys) } };
       });
