@@ -5,14 +5,13 @@
  * the cluster's processes call on each other (internal/).
  */
 import type { FastifyInstance } from 'fastify';
-import { createServer } from './server.js';
-import { InFlightBytes } from './in-flight-bytes.js';
+import { createGuardedServer } from './guarded-server.js';
 import { registerRootRoutes } from './routes/root.js';
 import { registerBulkRoutes } from './bulk/bulk-route.js';
 import { registerSearchRoutes } from './search/search-route.js';
 import type { ApiDeps } from './deps.js';
 import { bulkItemForbidden } from '../auth/index.js';
-import { accessOf, installAuth } from './auth-hook.js';
+import { accessOf } from './auth-hook.js';
 import { registerRbacRoutes } from './routes/rbac.js';
 import { registerIndicesRoutes } from './indices/index.js';
 import { registerOrgRoutes } from './org/index.js';
@@ -20,18 +19,14 @@ import { registerConsoleRoutes } from './console/index.js';
 import { registerSecurityRoutes } from './security/index.js';
 import { registerDocumentApis } from './documents/index.js';
 import { registerInternalRoutes } from './internal/index.js';
-import { clusterSecretPolicy } from './cluster-policy.js';
 
 export type { ApiDeps, ClusterMembership, Lifecycle } from './deps.js';
 export { buildInternalApi, registerInternalRoutes, type InternalApiDeps } from './internal/index.js';
 export { createServer } from './server.js';
 
 export function buildApi(deps: ApiDeps): FastifyInstance {
-  const inFlight = new InFlightBytes(deps.config.inFlightRequestsBytes);
-  deps.metrics.watchInFlightBytes(() => inFlight.usedBytes);
-  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes, inFlight });
-  // before any route: the hook guards every route and collects the route list
-  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
+  // the auth hook comes before any route: it guards every route and collects the route list
+  const app = createGuardedServer(deps);
   registerRootRoutes(app, deps);
   registerBulkRoutes(app, deps, (request, index) => bulkItemForbidden(accessOf(request), index));
   registerSearchRoutes(app, deps, accessOf);

@@ -7,12 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import type { OrgService, RbacService } from '../../auth/index.js';
 import type { Engine } from '../../engine/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
-import { installAuth } from '../auth-hook.js';
-import { clusterSecretPolicy } from '../cluster-policy.js';
 import type { Lifecycle } from '../deps.js';
+import { createGuardedServer } from '../guarded-server.js';
 import { registerProbeRoutes } from '../routes/root.js';
-import { createServer } from '../server.js';
-import { InFlightBytes } from '../in-flight-bytes.js';
 import { registerInternalRoutes, type InternalRouteDeps } from './internal-routes.js';
 
 export interface InternalApiDeps extends InternalRouteDeps {
@@ -26,10 +23,7 @@ export interface InternalApiDeps extends InternalRouteDeps {
 }
 
 export function buildInternalApi(deps: InternalApiDeps): FastifyInstance {
-  const inFlight = new InFlightBytes(deps.config.inFlightRequestsBytes);
-  deps.metrics.watchInFlightBytes(() => inFlight.usedBytes);
-  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes, inFlight });
-  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
+  const app = createGuardedServer(deps);
   registerProbeRoutes(app, deps);
   registerInternalRoutes(app, deps);
   return app;

@@ -4,11 +4,9 @@
  * everything else sent whole to one cache node. A process running every role does not use it.
  */
 import type { FastifyInstance } from 'fastify';
-import { installAuth } from '../auth-hook.js';
-import { clusterSecretPolicy } from '../cluster-policy.js';
+import { createGuardedServer } from '../guarded-server.js';
 import { registerProbeRoutes } from '../routes/root.js';
-import { InFlightBytes } from '../in-flight-bytes.js';
-import { createServer, noHandler } from '../server.js';
+import { noHandler } from '../server.js';
 import type { RoutedApiDeps } from './deps.js';
 import { forwardRequest } from './forward.js';
 import { registerRoutedBulk } from './routed-bulk.js';
@@ -18,15 +16,9 @@ export type { RoutedApiDeps } from './deps.js';
 
 /** `internalRoutes` registers this process's internal routes (after the auth hook, like every route). */
 export function buildRoutedApi(deps: RoutedApiDeps, internalRoutes: (app: FastifyInstance) => void): FastifyInstance {
-  const inFlight = new InFlightBytes(deps.config.inFlightRequestsBytes);
-  deps.metrics.watchInFlightBytes(() => inFlight.usedBytes);
-  const app = createServer({
-    logger: deps.logger,
-    maxBodyBytes: deps.config.maxBulkBytes,
-    inFlight,
-    notFound: async (request, reply) => (request.url.startsWith('/_internal/') ? noHandler(request, reply) : forwardRequest(deps, request, reply)),
-  });
-  installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
+  const app = createGuardedServer(deps, async (request, reply) =>
+    request.url.startsWith('/_internal/') ? noHandler(request, reply) : forwardRequest(deps, request, reply),
+  );
   registerProbeRoutes(app, deps);
   registerRoutedBulk(app, deps);
   registerRoutedSearch(app, deps);
