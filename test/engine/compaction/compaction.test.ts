@@ -7,6 +7,7 @@ import { Engine, executeSearch, type CompactionEvents, type MergePlan } from '..
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
 import { testEngineOptions } from '../../support/engine-options.js';
+import { docStoreOf } from '../segment/assert-segment.js';
 
 const policy = { l0MergeFactor: 3, l1MergeFactor: 3, maxMergeSegments: 8, l2MinDocs: 1_000_000, maxSegmentDocs: 10_000_000 };
 
@@ -71,10 +72,13 @@ describe('compaction', () => {
       };
       await write(0);
       assert.deepEqual(levels(), [0]);
+      const layouts = () => engine.shard('rest')!.segmentRecords().flatMap((r) => docStoreOf(path.join(dataDir, 'idle', r.path)).layouts);
+      assert.deepEqual(layouts(), [1], 'a flush writes a quick file: text doc blocks');
       const later = () => Date.now() + 7_200_000;
       assert.deepEqual(engine.releaseIdle(later()), [], 'merged before it is released');
       await engine.compactionIdle();
       assert.deepEqual(levels(), [1]);
+      assert.deepEqual(layouts(), [2], 'the merge wrote a compact file: column doc blocks');
       assert.deepEqual(engine.releaseIdle(later()), ['rest']);
       assert.equal(countAll(engine, 'rest'), 200);
       // used again: two more flushes, merged at the next idle period

@@ -2,6 +2,8 @@
  * Test helper: asserts that two SegmentReaders answer every method alike.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { decodeFooter, decodeTrailer, TRAILER_BYTES } from '../../../src/engine/segment/footer.js';
 import type { SegmentReader } from '../../../src/engine/segment-reader.js';
 
 function bytesOf(a: ArrayBufferView): Buffer {
@@ -131,4 +133,14 @@ export function assertSameSegment(actual: SegmentReader, expected: SegmentReader
   assert.equal(actual.numeric(unknown), null);
   assert.equal(actual.ordinals(unknown), null);
   assert.equal(actual.exists(unknown).length, 0);
+}
+
+/** The layout byte of each doc-store block of a format-4 file (1 text, 2 columns) and the doc store's bytes. */
+export function docStoreOf(file: string): { layouts: number[]; bytes: number } {
+  const bytes = fs.readFileSync(file);
+  const trailer = decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES));
+  assert.equal(trailer.version, 4);
+  const footer = decodeFooter(bytes.subarray(bytes.length - TRAILER_BYTES - trailer.footerLength, bytes.length - TRAILER_BYTES), bytes.length, trailer.version);
+  const offsets = [...footer.docStore.offsets];
+  return { layouts: offsets.slice(0, -1).map((o) => bytes[o]!), bytes: offsets.at(-1)! - offsets[0]! };
 }

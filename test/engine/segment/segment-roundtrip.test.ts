@@ -11,7 +11,7 @@ import { decodeFooter, decodeTrailer, TRAILER_BYTES } from '../../../src/engine/
 import { DOCS_PACKED, DOCS_REF } from '../../../src/engine/segment/postings-codec.js';
 import { isWellFormed } from '../../../src/engine/segment/strings.js';
 import { decodeTermBlock, inlineDocsOf } from '../../../src/engine/segment/term-dict.js';
-import { assertSameSegment } from './assert-segment.js';
+import { assertSameSegment, docStoreOf } from './assert-segment.js';
 import { awkwardDocs, wideSource } from './awkward-sources.js';
 import { generateLogs } from './log-corpus.js';
 import { repoRoot } from '../../support/repo-root.js';
@@ -203,15 +203,6 @@ describe('segment file round trip', () => {
     const half = docs.length >> 1;
     const first = memtableOf(docs.slice(0, half), 'ta');
     const second = memtableOf(docs.slice(half), 'tb');
-    /** Each doc block's layout byte and the doc store's bytes. */
-    const docStoreOf = (file: string): { layouts: number[]; bytes: number } => {
-      const bytes = fs.readFileSync(file);
-      const trailer = decodeTrailer(bytes.subarray(bytes.length - TRAILER_BYTES));
-      assert.equal(trailer.version, 4);
-      const footer = decodeFooter(bytes.subarray(bytes.length - TRAILER_BYTES - trailer.footerLength, bytes.length - TRAILER_BYTES), bytes.length, trailer.version);
-      const offsets = [...footer.docStore.offsets];
-      return { layouts: offsets.slice(0, -1).map((o) => bytes[o]!), bytes: offsets.at(-1)! - offsets[0]! };
-    };
     const files = ['text-a', 'text-b'].map((name) => path.join(dir, `${name}.seg`));
     await writeSegment(first, files[0]!, { compression: 'quick' });
     await writeSegment(second, files[1]!, { compression: 'quick' });
