@@ -163,6 +163,21 @@ describe('_stats', () => {
     assert.equal(res.body.indices['stat-a']!.primaries.segments!.count, 2, 'one segment file and the memtable');
   });
 
+  it('counts deleted documents the segments still hold until a merge drops them, in _stats and _cat/indices', async () => {
+    await bulkIndex(node.url, 'stat-del', [{ _line: 'keep' }, { _line: 'gone' }, { _line: 'also gone' }]);
+    await request(`${node.url}/stat-del/_flush`, { method: 'POST' });
+    const hits = await request<{ hits: { hits: Array<{ _id: string }> } }>(`${node.url}/stat-del/_search?q=gone`);
+    for (const hit of hits.body.hits.hits) assert.equal((await request(`${node.url}/stat-del/_doc/${hit._id}`, { method: 'DELETE' })).status, 200);
+    const docsOf = async () => (await request<Stats>(`${node.url}/stat-del/_stats/docs`)).body.indices['stat-del']!.primaries.docs;
+    const catOf = async () => (await request<Array<Record<string, string>>>(`${node.url}/_cat/indices/stat-del?format=json&h=docs.count,docs.deleted`)).body[0];
+    assert.deepEqual(await docsOf(), { count: 1, deleted: 2 });
+    assert.deepEqual(await catOf(), { 'docs.count': '1', 'docs.deleted': '2' });
+    await request(`${node.url}/stat-del/_forcemerge`, { method: 'POST' });
+    assert.deepEqual(await docsOf(), { count: 1, deleted: 0 });
+    assert.deepEqual(await catOf(), { 'docs.count': '1', 'docs.deleted': '0' });
+    await request(`${node.url}/stat-del`, { method: 'DELETE' });
+  });
+
   it('sums over every index and narrows to the metrics asked for', async () => {
     const all = await request<Stats>(`${node.url}/_stats`);
     assert.equal(all.body._all.primaries.docs!.count, 5);

@@ -133,7 +133,7 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
         pri: 1,
         rep: 0,
         'docs.count': totals.docs,
-        'docs.deleted': 0,
+        'docs.deleted': totals.deletedDocs,
         'creation.date': shard.createdAtMs,
         'creation.date.string': new Date(shard.createdAtMs).toISOString(),
         'store.size': totals.storeBytes,

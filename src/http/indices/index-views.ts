@@ -50,6 +50,8 @@ export function shardsHeader(indexCount: number): { total: number; successful: n
 /** What an index holds, as `_stats` and `_cat/indices` report it. */
 export interface IndexTotals {
   docs: number;
+  /** deleted and replaced documents the segments still hold, until a merge drops them */
+  deletedDocs: number;
   /** segment files plus the memtables not yet flushed (their approximate bytes) */
   storeBytes: number;
   /** segment files plus the memtables not yet flushed, as Elasticsearch counts unflushed segments */
@@ -58,5 +60,5 @@ export interface IndexTotals {
 
 export function totalsOf(shard: IndexShard): IndexTotals {
   const unflushed = shard.unflushedMemtables;
-  return { docs: shard.docCount, storeBytes: shard.storeBytes + unflushed.bytes, segments: shard.segmentRecords().length + unflushed.count };
+  return { docs: shard.docCount, deletedDocs: shard.deletedDocCount, storeBytes: shard.storeBytes + unflushed.bytes, segments: shard.segmentRecords().length + unflushed.count };
 }

@@ -42,7 +42,7 @@ function metricsOf(metricParam: string | undefined, path: string): Set<string> {
 function section(totals: IndexTotals, metrics: Set<string>): Record<string, unknown> {
   const all = metrics.has('_all');
   const out: Record<string, unknown> = {};
-  if (all || metrics.has('docs')) out.docs = { count: totals.docs, deleted: 0 };
+  if (all || metrics.has('docs')) out.docs = { count: totals.docs, deleted: totals.deletedDocs };
   if (all || metrics.has('store')) out.store = { size_in_bytes: totals.storeBytes, reserved_in_bytes: 0 };
   if (all || metrics.has('segments')) out.segments = { count: totals.segments, memory_in_bytes: 0 };
   return out;
@@ -52,13 +52,14 @@ export function registerStatsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const stats = async (request: IndicesRequest) => {
     const metrics = metricsOf(request.params.stats, request.url.split('?')[0]!);
     const names = targetIndices(deps, request, 'read', request.params.index);
-    const sum: IndexTotals = { docs: 0, storeBytes: 0, segments: 0 };
+    const sum: IndexTotals = { docs: 0, deletedDocs: 0, storeBytes: 0, segments: 0 };
     const indices: Record<string, unknown> = {};
     for (const name of names) {
       const shard = deps.engine.shard(name);
       if (!shard) continue;
       const totals = totalsOf(shard);
       sum.docs += totals.docs;
+      sum.deletedDocs += totals.deletedDocs;
       sum.storeBytes += totals.storeBytes;
       sum.segments += totals.segments;
       const one = section(totals, metrics);
