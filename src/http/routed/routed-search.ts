@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessContext } from '../../auth/index.js';
-import { BadRequestError } from '../../common/index.js';
 import type { SearchResult } from '../../engine/index.js';
 import { accessOf } from '../auth-hook.js';
 import { sendJsonText } from '../json-reply.js';
@@ -16,15 +15,13 @@ import { jsonObjectBody } from '../request-body.js';
 import { AsyncSearchStore, registerAsyncSearchRoutes, type AsyncSearchRunner } from '../search/async/index.js';
 import { bodyOf } from '../search/get-body.js';
 import { registerMsearchPaths } from '../search/msearch-route.js';
+import { checkCountBody, countAnswer } from '../search/search-route.js';
 import { renderSearchResponse } from '../search/search-response.js';
 import type { RoutedApiDeps } from './deps.js';
 import { mergeParts, prepare, searchParts, type RoutedSearch } from './routed-parts.js';
 import { openRoutedScroll, registerRoutedScrollRoutes, RoutedScrollStore } from './routed-scroll.js';
 
 type SearchHttpRequest = FastifyRequest<{ Params: { index?: string; type?: string }; Querystring: QueryParams }>;
-
-/** `_count` takes only a query in its body. */
-const COUNT_BODY_KEYS = new Set(['query']);
 
 export function registerRoutedSearch(app: FastifyInstance, deps: RoutedApiDeps): void {
   const scrolls = new RoutedScrollStore(deps.config.maxOpenScrolls);
@@ -50,18 +47,13 @@ export function registerRoutedSearch(app: FastifyInstance, deps: RoutedApiDeps):
   }
   const count = async (request: SearchHttpRequest) => {
     const body = jsonObjectBody(await bodyOf(request, deps.config.maxBulkBytes));
-    for (const key of Object.keys(body ?? {})) {
-      if (!COUNT_BODY_KEYS.has(key)) throw new BadRequestError(`request does not support [${key}]`, 'parsing_exception');
-    }
+    checkCountBody(body);
     const asSearch = { ...body, size: 0, track_total_hits: true };
+    // a count neither pages nor sorts (as on one process: no mapping check of a sort field)
     const params: QueryParams = { ...request.query };
-    delete params.size;
+    for (const name of ['size', 'from', 'sort']) delete params[name];
     const { result, shards } = await routedSearch(deps, accessOf(request), params, request.params.index, asSearch, performance.now());
-    return {
-      count: result.total,
-      ...(result.terminatedEarly ? { terminated_early: true } : {}),
-      _shards: { total: shards, successful: shards, skipped: 0, failed: 0 },
-    };
+    return countAnswer(result, shards);
   };
   for (const path of ['/_count', '/:index/_count', '/:index/:type/_count', '/:index/_doc/_count']) {
     app.get(path, count);

@@ -27,7 +27,7 @@ interface IndexParams {
 
 type SearchHttpRequest = FastifyRequest<{ Params: IndexParams; Querystring: QueryParams }>;
 
-/** `_count` takes only a query in its body. */
+/** the keys of a `_count` body */
 const COUNT_BODY_KEYS = new Set(['query']);
 
 export function registerSearchRoutes(app: FastifyInstance, deps: ApiDeps, accessOf: (request: FastifyRequest) => AccessContext): void {
@@ -75,15 +75,22 @@ async function searchOnce(
 }
 
 async function runCount(request: SearchHttpRequest, body: Record<string, unknown> | undefined, deps: ApiDeps, access: AccessContext) {
-  if (body) {
-    for (const key of Object.keys(body)) {
-      if (!COUNT_BODY_KEYS.has(key)) throw new BadRequestError(`request does not support [${key}]`, 'parsing_exception');
-    }
-  }
+  checkCountBody(body);
   const search = toSearchRequest(request.query, body, deps.config.queryTimeoutMs);
   const scope = resolveScope(deps.engine, access, request.params.index, request.query);
   const result = await runSearch(deps, scope.targets, { ...search, request: { ...search.request, from: 0, size: 0, sort: [], trackTotalHits: true } });
-  const shards = scope.indices.length;
+  return countAnswer(result, scope.indices.length);
+}
+
+/** `_count` takes only a query in its body. */
+export function checkCountBody(body: Record<string, unknown> | undefined): void {
+  for (const key of Object.keys(body ?? {})) {
+    if (!COUNT_BODY_KEYS.has(key)) throw new BadRequestError(`request does not support [${key}]`, 'parsing_exception');
+  }
+}
+
+/** The answer of `_count` from a search's result over `shards` indexes. */
+export function countAnswer(result: { total: number; terminatedEarly?: boolean }, shards: number): Record<string, unknown> {
   return {
     count: result.total,
     ...(result.terminatedEarly ? { terminated_early: true } : {}),

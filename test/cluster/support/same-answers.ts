@@ -69,6 +69,8 @@ export const SEARCHES: Array<{ name: string; path: string; body?: unknown; metho
   { name: 'aggregations of some indexes under a filter', path: '/logs-b,logs-d/_search', body: { size: 0, query: { range: { status: { gte: 400 } } }, aggs: { levels: { terms: { field: 'level' } }, lat: { extended_stats: { field: 'latency' } } } } },
   { name: 'count', path: '/logs-*/_count', body: { query: { term: { level: 'warn' } } } },
   { name: 'count of one index', path: '/logs-c/_count' },
+  // a count neither pages nor sorts: a sort on a field no index maps is no error
+  { name: 'count with paging and sort parameters', path: '/logs-*/_count?q=level:warn&from=5&size=3&sort=no_such_field:desc' },
   {
     name: 'msearch',
     path: '/_msearch',
