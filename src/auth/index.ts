@@ -13,13 +13,12 @@ export {
   authorize,
   canAccessIndex,
   holdsIndexAction,
-  holdsIndexActionOver,
   holdsDatabaseAction,
   BOOTSTRAP_RETIRED_REASON,
   BOOTSTRAP_LIMITED_REASON,
 } from './authorize.js';
 export type { Requirement, Decision } from './authorize.js';
-export { checkPrivileges, ORG_APPLICATION } from './privilege-check.js';
+export { checkPrivileges } from './privilege-check.js';
 export type { PrivilegeQuestion, PrivilegeAnswer } from './privilege-check.js';
 export { ENDPOINT_PERMISSIONS, findEndpointPermission } from './endpoint-permissions.js';
 export type { EndpointPermission, HttpMethod } from './endpoint-permissions.js';

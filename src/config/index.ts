@@ -5,4 +5,4 @@
 export { loadConfig, ConfigError } from './config.js';
 export type { Config, ConfigOverrides, RbacConfig, JwtConfig, JwtKeySource } from './config.js';
 export { envSchema } from './schema.js';
-export { NODE_ROLES, derivedNodeId, parseRoles, type ClusterConfig, type NodeRole } from './cluster.js';
+export type { ClusterConfig, NodeRole } from './cluster.js';

@@ -431,10 +431,6 @@ export class Engine {
     return this.aliases.map();
   }
 
-  setAliasMap(aliases: ReadonlyMap<string, readonly string[]>): void {
-    this.aliases.setMap(aliases);
-  }
-
   /** Replaces the alias table with the catalog's links: the alias map and each alias' write index. */
   setAliases(links: readonly AliasLink[]): void {
     this.aliases.set(links);

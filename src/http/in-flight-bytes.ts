@@ -19,7 +19,6 @@ interface Holding {
 
 export class InFlightBytes {
   private used = 0;
-  private peak = 0;
   private readonly holdings = new WeakMap<FastifyReply, Holding>();
 
   constructor(readonly limitBytes: number) {}
@@ -28,14 +27,9 @@ export class InFlightBytes {
     return this.used;
   }
 
-  /** The most held at once since the start. */
-  get peakBytes(): number {
-    return this.peak;
-  }
-
   /**
    * Opens the request's account (closed with its response, finished or aborted); throws
-   * CircuitBreakingError when its declared body alone would pass the budget.
+   * CircuitBreakingError when its declared body would take what others hold past the budget.
    */
   admit(reply: FastifyReply, declaredBytes: number): void {
     if (declaredBytes > 0 && this.used > 0 && this.used + declaredBytes > this.limitBytes) throw this.tooLarge(this.used + declaredBytes);
@@ -88,7 +82,6 @@ export class InFlightBytes {
   private hold(holding: Holding, bytes: number): void {
     holding.bytes += bytes;
     this.used += bytes;
-    if (this.used > this.peak) this.peak = this.used;
   }
 
   private tooLarge(wanted: number): CircuitBreakingError {

@@ -22,10 +22,6 @@ export class AliasTable {
     return this.aliases;
   }
 
-  setMap(aliases: ReadonlyMap<string, readonly string[]>): void {
-    this.aliases = aliases;
-  }
-
   /** Replaces the table with the catalog's links: the alias map and each alias' write index. */
   set(links: readonly AliasLink[]): void {
     const byAlias = new Map<string, AliasLink[]>();
@@ -50,13 +46,9 @@ export class AliasTable {
   /** The index a write addressed to `name` goes to: `name` itself (also when it is an index), or the write index of the alias `name`. */
   writeIndexFor(name: string, isIndex: boolean): string {
     if (!this.aliases.has(name) || isIndex) return name;
+    // set() gives every alias an entry: its write index, or null
     const target = this.writeIndexes.get(name);
-    if (target === undefined) {
-      const indexes = this.aliases.get(name)!;
-      if (indexes.length === 1) return indexes[0]!;
-    } else if (target !== null) {
-      return target;
-    }
+    if (target !== null && target !== undefined) return target;
     throw new BadRequestError(
       `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
     );

@@ -36,7 +36,6 @@
  */
 export { executeSearch, matchSegment } from './execute.js';
 export { storedDocument, fromStoredSource, type StoredDocument } from './stored-document.js';
-export { withoutDeleted } from './live-docs.js';
 export { mergeSearchResults } from './merge-results.js';
 export { matchUpperBound, postingsWork } from './match-bound.js';
 export type { MatchOptions } from './execute.js';

@@ -237,6 +237,8 @@ export class IndexShard {
   persistDeletes(): Promise<void> {
     return this.withDeletesLock(async () => {
       const seq = this.deletesWalSeq;
+      // an index that never deleted anything has nothing to record: no segment to reopen
+      if (seq === null && this.deleted.size === 0) return;
       this.deletesWalSeq = null;
       this.persistingDeletesSeq = seq;
       try {
@@ -265,10 +267,6 @@ export class IndexShard {
   }
 
   /** True while deletes wait for the catalog. */
-  get hasPendingDeletes(): boolean {
-    return this.deletesWalSeq !== null;
-  }
-
   /** Largest `_lid` held by committed segments: WAL replay skips documents at or below it. */
   durableMaxLid(): number {
     let max = 0;

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError, SvcError } from '../../common/index.js';
 import { assertNamedIndicesPermitted, forbiddenIndexError, type AccessContext } from '../../auth/index.js';
 import type { ApiDeps } from '../deps.js';
-import { esErrorObject } from '../error-render.js';
+import { esErrorBody } from '../error-render.js';
 import { jsonObjectBody } from '../request-body.js';
 import { sendJsonText } from '../json-reply.js';
 import { stringParam, type QueryParams } from '../query-params.js';
@@ -49,7 +49,7 @@ async function renderDoc(deps: ApiDeps, access: AccessContext, doc: MgetDoc): Pr
     return `{${foundFields(found)}${source === undefined ? '' : `,"_source":${source}`}}`;
   } catch (err) {
     if (!(err instanceof SvcError)) throw err;
-    return JSON.stringify({ _index: doc.index, _type: '_doc', _id: doc.id, error: { root_cause: [esErrorObject(err)], ...esErrorObject(err) } });
+    return JSON.stringify({ _index: doc.index, _type: '_doc', _id: doc.id, error: esErrorBody(err.type, err.reason, err.status, err.details).error });
   }
 }
 

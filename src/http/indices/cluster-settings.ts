@@ -8,7 +8,7 @@
 import { BadRequestError, IndexNotFoundError } from '../../common/index.js';
 import { wildcardToRegExp } from '../../engine/index.js';
 import type { KvRepository, Metastore } from '../../metastore/index.js';
-import { flattenSettings, type FlatSettings } from './settings.js';
+import { flattenSettings, matchesAny, type FlatSettings } from './settings.js';
 
 export const AUTO_CREATE_INDEX = 'action.auto_create_index';
 const PERSISTENT_KEY = 'cluster_settings.persistent';
@@ -24,10 +24,6 @@ const KNOWN_CLUSTER_SETTINGS = [
   'logger.*',
   'xpack.monitoring.collection.enabled',
 ];
-
-function isKnown(key: string): boolean {
-  return KNOWN_CLUSTER_SETTINGS.some((name) => (name.endsWith('.*') ? key.startsWith(name.slice(0, -1)) : key === name));
-}
 
 export type SettingsScope = 'persistent' | 'transient';
 
@@ -112,7 +108,7 @@ export class ClusterSettings {
     const applied: ClusterSettingsView = { persistent: {}, transient: {} };
     for (const scope of ['persistent', 'transient'] as const) {
       for (const [key, value] of Object.entries(updates[scope])) {
-        if (!isKnown(key)) throw new BadRequestError(`${scope} setting [${key}], not recognized`);
+        if (!matchesAny(key, KNOWN_CLUSTER_SETTINGS)) throw new BadRequestError(`${scope} setting [${key}], not recognized`);
         const text = stringValue(key, value);
         updates[scope][key] = text;
         if (text !== null) applied[scope][key] = text;

@@ -91,7 +91,8 @@ const DYNAMIC_SETTINGS = [
   'index.mapping.*',
 ];
 
-function matchesAny(key: string, names: readonly string[]): boolean {
+/** Whether `key` is one of `names`, where a name ending in `.*` stands for a group. */
+export function matchesAny(key: string, names: readonly string[]): boolean {
   return names.some((name) => (name.endsWith('.*') ? key.startsWith(name.slice(0, -1)) : key === name));
 }
 

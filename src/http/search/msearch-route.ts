@@ -76,7 +76,7 @@ export function registerMsearchPaths(
   }
 }
 
-export function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
+function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
   const params: QueryParams = {};
   for (const name of INHERITED_PARAMS) {
     const v = stringParam(url, name);
@@ -85,7 +85,7 @@ export function itemParams(url: QueryParams, item: MsearchItem): QueryParams {
   return { ...params, ...item.options };
 }
 
-export function concurrencyOf(params: QueryParams, threads: number): number {
+function concurrencyOf(params: QueryParams, threads: number): number {
   const asked = intParam(params, 'max_concurrent_searches');
   return asked !== undefined && asked > 0 ? asked : threads;
 }

@@ -269,7 +269,7 @@ function intField(body: Record<string, unknown>, key: string): number | undefine
 }
 
 /** Hits a search counts exactly when it does not say (`track_total_hits`), as in Elasticsearch 7. */
-export const DEFAULT_TRACK_TOTAL_HITS = 10_000;
+const DEFAULT_TRACK_TOTAL_HITS = 10_000;
 
 /** The `track_total_hits` asked for; undefined when the request does not say. */
 function parseTrackTotalHits(v: unknown): boolean | number | undefined {
