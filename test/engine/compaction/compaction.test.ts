@@ -106,4 +106,46 @@ describe('compaction', () => {
       await engine.close();
     }
   });
+
+  it('only_expunge_deletes rewrites the segments holding deletes and leaves the others; deletes made during a merge stay deleted', async () => {
+    const metastore = await openMetastore({ kind: 'sqlite', path: path.join(dataDir, 'expunge-metastore.sqlite') });
+    // resolved when a merge has taken the deletes it leaves out, before it writes its file
+    let mergeStarted: () => void = () => undefined;
+    const events: CompactionEvents = { started: () => mergeStarted(), finished: () => undefined, failed: () => undefined, fileDeleted: () => undefined };
+    const engine = await openEngine(path.join(dataDir, 'expunge'), metastore, events);
+    try {
+      const ids: string[] = [];
+      for (let round = 0; round < 2; round++) {
+        const outcomes = await writeDocs(engine, Array.from({ length: 100 }, (_, i) => ({ index: 'ex', doc: { _line: `ex ${round} ${i}` } })));
+        for (const o of outcomes) if (o.ok) ids.push(o.id);
+        await engine.flush(['ex']);
+      }
+      const before = engine.shard('ex')!.segmentRecords().map((r) => r.id);
+      assert.equal(before.length, 2);
+      // delete three documents of the first segment only
+      const del = (which: readonly string[]) => engine.write(Buffer.alloc(0), which.map((id) => ({ index: 'ex', start: 0, end: 0, action: 'delete' as const, id })));
+      assert.ok((await del(ids.slice(0, 3))).every((o) => o.ok && o.result === 'deleted'));
+      await engine.forceMerge('ex', true);
+      const after = engine.shard('ex')!.segmentRecords();
+      assert.equal(after.length, 2);
+      assert.ok(!after.some((r) => r.id === before[0]), 'the segment with deletes was rewritten');
+      assert.ok(after.some((r) => r.id === before[1]), 'the clean segment was left');
+      assert.equal(countAll(engine, 'ex'), 197);
+      assert.equal(engine.shard('ex')!.deletedDocCount, 0, 'the rewrite dropped the deleted documents');
+
+      // a delete that lands while a merge runs is kept in the merged segment
+      const started = new Promise<void>((resolve) => (mergeStarted = resolve));
+      const merging = engine.forceMerge('ex');
+      await started;
+      const late = await del(ids.slice(150, 152));
+      assert.ok(late.every((o) => o.ok && o.result === 'deleted'));
+      await merging;
+      assert.equal(countAll(engine, 'ex'), 195);
+      assert.equal(engine.shard('ex')!.segmentRecords().length, 1);
+      // the merged segment's catalog record holds them: what a restart reads
+      assert.deepEqual(engine.shard('ex')!.segmentRecords()[0]!.deletedLids?.length, 2);
+    } finally {
+      await engine.close();
+    }
+  });
 });
