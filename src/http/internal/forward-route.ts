@@ -21,6 +21,17 @@ export const FORWARDED_HEADERS = ['authorization', 'content-type', 'x-opaque-id'
 /** response headers passed back */
 export const RETURNED_HEADERS = ['content-type', 'www-authenticate', 'warning'];
 
+/** The headers of `names` that `get` has (repeated ones joined, as HTTP allows), for the next hop. */
+export function pickHeaders(names: readonly string[], get: (name: string) => unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of names) {
+    const v = get(name);
+    if (typeof v === 'string') headers[name] = v;
+    else if (Array.isArray(v)) headers[name] = v.join(', ');
+  }
+  return headers;
+}
+
 /** Refuses requests about indexes this cache node does not hold (see CacheHoldings.assertHeld). */
 export interface CacheGuard {
   assertHeld(indexes: readonly string[]): Promise<void>;
@@ -35,11 +46,7 @@ export function registerForwardRoute(app: FastifyInstance, deps: CacheGuard & { 
       const named = typeof indexes === 'string' && indexes !== '' ? indexes.split(',') : [];
       await deps.assertHeld(named);
       if (named.length > 0) await deps.engine.openIndexes(named);
-      const headers: Record<string, string> = {};
-      for (const name of FORWARDED_HEADERS) {
-        const v = request.headers[name];
-        if (typeof v === 'string') headers[name] = v;
-      }
+      const headers = pickHeaders(FORWARDED_HEADERS, (name) => request.headers[name]);
       const body = request.body === undefined ? undefined : bodyBuffer(request.body);
       const url = request.headers[FORWARD_URL_HEADER];
       if (typeof url !== 'string' || !url.startsWith('/')) throw new BadRequestError(`[${FORWARD_URL_HEADER}] must name the path of the request`);
@@ -49,10 +56,7 @@ export function registerForwardRoute(app: FastifyInstance, deps: CacheGuard & { 
         headers,
         ...(body === undefined || body.length === 0 ? {} : { payload: body }),
       });
-      for (const name of RETURNED_HEADERS) {
-        const v = res.headers[name];
-        if (v !== undefined) void reply.header(name, v);
-      }
+      void reply.headers(pickHeaders(RETURNED_HEADERS, (name) => res.headers[name]));
       return reply.code(res.statusCode).send(res.rawPayload);
     },
   });

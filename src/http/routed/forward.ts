@@ -6,7 +6,7 @@
  * else (the catalog: templates, aliases, cluster settings and state) to any live cache node.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER, RETURNED_HEADERS } from '../internal/forward-route.js';
+import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER, pickHeaders, RETURNED_HEADERS } from '../internal/forward-route.js';
 import { bodyBuffer } from '../request-body.js';
 import { bodyOf } from '../search/get-body.js';
 import type { RoutedApiDeps } from './deps.js';
@@ -23,11 +23,7 @@ export async function forwardRequest(deps: RoutedApiDeps, request: FastifyReques
   } else {
     target = { url: await deps.routing.anyCacheUrl() };
   }
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_HEADERS) {
-    const v = request.headers[name];
-    if (typeof v === 'string') headers[name] = v;
-  }
+  const headers = pickHeaders(FORWARDED_HEADERS, (name) => request.headers[name]);
   if (target.index !== undefined) headers[INDEXES_HEADER] = target.index;
   headers[FORWARD_URL_HEADER] = request.url;
   const raw = await bodyOf(request, deps.config.maxBulkBytes);
@@ -39,10 +35,7 @@ export async function forwardRequest(deps: RoutedApiDeps, request: FastifyReques
   });
   // the request may have created or deleted an index, or changed aliases
   if ((request.method !== 'GET' && request.method !== 'HEAD') || res.status === 503) deps.routing.invalidate();
-  for (const name of RETURNED_HEADERS) {
-    const v = res.headers.get(name);
-    if (v !== null) void reply.header(name, v);
-  }
+  void reply.headers(pickHeaders(RETURNED_HEADERS, (name) => res.headers.get(name)));
   return reply.code(res.status).send(res.body);
 }
 

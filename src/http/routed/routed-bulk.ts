@@ -12,7 +12,7 @@ import { remoteError } from '../../cluster/index.js';
 import { accessOf } from '../auth-hook.js';
 import { failedItem } from '../bulk/bulk-route.js';
 import { parseBulk } from '../bulk/parse-bulk.js';
-import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER } from '../internal/forward-route.js';
+import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER, pickHeaders } from '../internal/forward-route.js';
 import { sendJsonText } from '../json-reply.js';
 import { bodyBuffer } from '../request-body.js';
 import type { RoutedApiDeps } from './deps.js';
@@ -78,11 +78,7 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
   }
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
   const path = request.params.index === undefined ? '/_bulk' : `/${encodeURIComponent(request.params.index)}/_bulk`;
-  const headers: Record<string, string> = { 'content-type': 'application/x-ndjson' };
-  for (const name of FORWARDED_HEADERS) {
-    const v = request.headers[name];
-    if (typeof v === 'string' && name !== 'content-type') headers[name] = v;
-  }
+  const headers = { ...pickHeaders(FORWARDED_HEADERS, (name) => request.headers[name]), 'content-type': 'application/x-ndjson' };
   await Promise.all(
     [...parts].map(async ([url, part]) => {
       const lines: Buffer[] = [];
