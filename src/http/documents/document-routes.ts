@@ -17,7 +17,7 @@ import { stringParam, type QueryParams } from '../query-params.js';
 import { assertWriteBudget } from '../bulk/bulk-route.js';
 import { writeStatus, writtenFields } from '../bulk/written-fields.js';
 import { parseUpdate } from '../bulk/parse-bulk.js';
-import { parseSourceFilter, filterSource, type SourceFilter } from '../search/source-filter.js';
+import { filterSource, urlSourceFilter } from '../search/source-filter.js';
 
 interface DocParams {
   index: string;
@@ -52,7 +52,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: ApiDeps, acce
     const index = readIndexOf(deps, request.params.index);
     const found = await deps.engine.getDocument(index, request.params.id!);
     if (found === null) return sendJsonText(reply, notFoundText(index, request.params.id!), 404);
-    const source = filterSource(sourceFilterOf(request.query), found.source);
+    const source = filterSource(urlSourceFilter(request.query), found.source);
     return sendJsonText(reply, `{${foundFields(found)}${source === undefined ? '' : `,"_source":${source}`}}`);
   });
 
@@ -61,7 +61,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: ApiDeps, acce
     const index = readIndexOf(deps, request.params.index);
     const found = await deps.engine.getDocument(index, request.params.id!);
     if (found === null) throw new NotFoundError(`Document not found [${index}]/[_doc]/[${request.params.id!}]`, 'resource_not_found_exception');
-    return sendJsonText(reply, filterSource(sourceFilterOf(request.query), found.source) ?? '{}');
+    return sendJsonText(reply, filterSource(urlSourceFilter(request.query), found.source) ?? '{}');
   });
 }
 
@@ -112,10 +112,4 @@ export function foundFields(found: { index: string; id: string; version: number;
 
 export function notFoundText(index: string, id: string): string {
   return `{"_index":${JSON.stringify(index)},"_type":"_doc","_id":${JSON.stringify(id)},"found":false}`;
-}
-
-function sourceFilterOf(params: QueryParams): SourceFilter {
-  const includes = stringParam(params, '_source_includes') ?? stringParam(params, '_source_include');
-  const excludes = stringParam(params, '_source_excludes') ?? stringParam(params, '_source_exclude');
-  return parseSourceFilter(stringParam(params, '_source'), includes, excludes);
 }

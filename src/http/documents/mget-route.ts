@@ -10,8 +10,8 @@ import type { ApiDeps } from '../deps.js';
 import { esErrorBody } from '../error-render.js';
 import { jsonObjectBody } from '../request-body.js';
 import { sendJsonText } from '../json-reply.js';
-import { stringParam, type QueryParams } from '../query-params.js';
-import { filterSource, parseSourceFilter, type SourceFilter } from '../search/source-filter.js';
+import type { QueryParams } from '../query-params.js';
+import { filterSource, parseSourceFilter, urlSourceFilter, type SourceFilter } from '../search/source-filter.js';
 import { foundFields, notFoundText, readIndexOf } from './document-routes.js';
 
 interface MgetParams {
@@ -56,9 +56,7 @@ async function renderDoc(deps: ApiDeps, access: AccessContext, doc: MgetDoc): Pr
 function parseMget(body: unknown, pathIndex: string | undefined, params: QueryParams): MgetDoc[] {
   const b = jsonObjectBody(body);
   if (b === undefined) throw new BadRequestError('Validation Failed: 1: no documents to get;', 'action_request_validation_exception');
-  const includes = stringParam(params, '_source_includes') ?? stringParam(params, '_source_include');
-  const excludes = stringParam(params, '_source_excludes') ?? stringParam(params, '_source_exclude');
-  const defaultSource = parseSourceFilter(stringParam(params, '_source'), includes, excludes);
+  const defaultSource = urlSourceFilter(params);
   const docs: MgetDoc[] = [];
   const problems: string[] = [];
   if (Array.isArray(b.docs)) {

@@ -11,7 +11,7 @@ import type { SearchRequest, SortKey } from '../../engine/index.js';
 import { boolParam, intParam, stringParam, type QueryParams } from '../query-params.js';
 import { parseFieldRequests, type FieldRequest } from './hit-fields.js';
 import { parseHighlight, type HighlightSpec } from './highlight/index.js';
-import { parseSourceFilter, type SourceFilter } from './source-filter.js';
+import { parseSourceFilter, urlSourceParams, type SourceFilter } from './source-filter.js';
 import { parseTimeValue } from './time-value.js';
 
 export const MAX_RESULT_WINDOW = 10_000;
@@ -185,9 +185,9 @@ export function toSearchRequest(params: QueryParams, body: Record<string, unknow
 function sourceFilterOf(params: QueryParams, b: Record<string, unknown>): SourceFilter {
   const storedParam = stringParam(params, 'stored_fields');
   const stored = storedParam !== undefined ? storedParam.split(',').map((s) => s.trim()) : b.stored_fields;
-  const sourceValue = stringParam(params, '_source') ?? b._source;
-  const includes = stringParam(params, '_source_includes') ?? stringParam(params, '_source_include');
-  const excludes = stringParam(params, '_source_excludes') ?? stringParam(params, '_source_exclude');
+  const url = urlSourceParams(params);
+  const sourceValue = url.value ?? b._source;
+  const { includes, excludes } = url;
   if (stored !== undefined && stored !== null) {
     const names = parseFieldRequests(stored, 'stored_fields').map((r) => r.field);
     if (names.includes('_none_')) {

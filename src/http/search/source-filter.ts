@@ -3,6 +3,7 @@
  * path with `*` wildcards, as Elasticsearch does. Only the returned page is ever filtered.
  */
 import { BadRequestError } from '../../common/index.js';
+import { stringParam, type QueryParams } from '../query-params.js';
 
 export type SourceFilter = { enabled: false } | { enabled: true; includes: RegExp[]; excludes: RegExp[] };
 
@@ -76,4 +77,19 @@ function filterObject(obj: Record<string, unknown>, prefix: string, includes: Re
     }
   }
   return kept || prefix === '' ? out : undefined;
+}
+
+/** The source-filter URL parameters: `_source`, `_source_includes`, `_source_excludes` (and the old singular spellings). */
+export function urlSourceParams(params: QueryParams): { value?: string; includes?: string; excludes?: string } {
+  return {
+    value: stringParam(params, '_source'),
+    includes: stringParam(params, '_source_includes') ?? stringParam(params, '_source_include'),
+    excludes: stringParam(params, '_source_excludes') ?? stringParam(params, '_source_exclude'),
+  };
+}
+
+/** The filter the URL parameters alone ask for (the document APIs). */
+export function urlSourceFilter(params: QueryParams): SourceFilter {
+  const { value, includes, excludes } = urlSourceParams(params);
+  return parseSourceFilter(value, includes, excludes);
 }
