@@ -172,7 +172,12 @@ function dateOptions(ctx: PlanContext, q?: RangeQuery): DateOptions {
   return opts;
 }
 
-function idsNode(ctx: PlanContext, values: readonly RawValue[], boost: number): PlanNode {
+/** The 64-bit keys an `ids` query's values stand for, as words: worked out once per query, not per segment (a client id's key is a SHA-256). */
+const wantedKeys = new WeakMap<readonly RawValue[], { lo: Uint32Array; hi: Uint32Array }>();
+
+function keysOf(values: readonly RawValue[]): { lo: Uint32Array; hi: Uint32Array } {
+  let keys = wantedKeys.get(values);
+  if (keys !== undefined) return keys;
   const wanted: bigint[] = [];
   for (const v of values) {
     const s = String(v);
@@ -181,16 +186,21 @@ function idsNode(ctx: PlanContext, values: readonly RawValue[], boost: number): 
     if (generated !== undefined) wanted.push(generated);
     wanted.push(clientKey(s));
   }
-  if (wanted.length === 0) return NONE;
+  keys = { lo: new Uint32Array(wanted.length), hi: new Uint32Array(wanted.length) };
+  for (let i = 0; i < wanted.length; i++) {
+    keys.lo[i] = Number(wanted[i]! & 0xffffffffn);
+    keys.hi[i] = Number(wanted[i]! >> 32n);
+  }
+  wantedKeys.set(values, keys);
+  return keys;
+}
+
+function idsNode(ctx: PlanContext, values: readonly RawValue[], boost: number): PlanNode {
+  const { lo, hi } = keysOf(values);
+  if (lo.length === 0) return NONE;
   const ids = ctx.segment.ids();
   const words = new Uint32Array(ids.buffer, ids.byteOffset, ids.length * 2);
-  const wantedLo = new Uint32Array(wanted.length);
-  const wantedHi = new Uint32Array(wanted.length);
-  wanted.forEach((id, i) => {
-    wantedLo[i] = Number(id & 0xffffffffn);
-    wantedHi[i] = Number(id >> 32n);
-  });
-  return { op: 'ids', words, wantedLo, wantedHi, littleEndian: LITTLE_ENDIAN, boost };
+  return { op: 'ids', words, wantedLo: lo, wantedHi: hi, littleEndian: LITTLE_ENDIAN, boost };
 }
 
 /** Equality on one value, not analyzed: the core of term, terms and non-text match. */
