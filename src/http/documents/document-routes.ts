@@ -96,8 +96,13 @@ function writeIndexOf(deps: ApiDeps, name: string): string {
 
 /** The index a read of one document goes to: the index itself, or the one index of an alias. */
 export function readIndexOf(deps: ApiDeps, name: string): string {
-  if (deps.engine.shard(name)) return name;
-  const indexes = deps.engine.aliasMap().get(name);
+  return readIndexIn((index) => deps.engine.shard(index) !== undefined, deps.engine.aliasMap(), name);
+}
+
+/** The index a read by `_id` addressed to `name` reads: the index itself, or the only index of the alias `name`. */
+export function readIndexIn(exists: (index: string) => boolean, aliases: ReadonlyMap<string, readonly string[]>, name: string): string {
+  if (exists(name)) return name;
+  const indexes = aliases.get(name);
   if (indexes === undefined) throw new IndexNotFoundError(name);
   if (indexes.length !== 1) {
     throw new BadRequestError(`alias [${name}] has more than one index associated with it [${indexes.join(', ')}], can't execute a single index op`);

@@ -18,7 +18,7 @@ interface MgetParams {
   index?: string;
 }
 
-interface MgetDoc {
+export interface MgetDoc {
   index: string;
   id: string;
   source: SourceFilter;
@@ -49,11 +49,16 @@ async function renderDoc(deps: ApiDeps, access: AccessContext, doc: MgetDoc): Pr
     return `{${foundFields(found)}${source === undefined ? '' : `,"_source":${source}`}}`;
   } catch (err) {
     if (!(err instanceof SvcError)) throw err;
-    return JSON.stringify({ _index: doc.index, _type: '_doc', _id: doc.id, error: esErrorBody(err.type, err.reason, err.status, err.details).error });
+    return mgetErrorText(doc, err);
   }
 }
 
-function parseMget(body: unknown, pathIndex: string | undefined, params: QueryParams): MgetDoc[] {
+/** The entry of a document that could not be read (a missing or forbidden index). */
+export function mgetErrorText(doc: MgetDoc, err: SvcError): string {
+  return JSON.stringify({ _index: doc.index, _type: '_doc', _id: doc.id, error: esErrorBody(err.type, err.reason, err.status, err.details).error });
+}
+
+export function parseMget(body: unknown, pathIndex: string | undefined, params: QueryParams): MgetDoc[] {
   const b = jsonObjectBody(body);
   if (b === undefined) throw new BadRequestError('Validation Failed: 1: no documents to get;', 'action_request_validation_exception');
   const defaultSource = urlSourceFilter(params);

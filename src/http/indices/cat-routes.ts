@@ -16,7 +16,7 @@ import { clusterNodes, isDataNode, percent, roleLetters } from './node-info.js';
 import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
 import { selectTemplates } from './template-routes.js';
 
-const INDICES_COLUMNS: CatColumn[] = [
+export const INDICES_COLUMNS: CatColumn[] = [
   { name: 'health', aliases: ['h'], standard: true, description: 'current health status' },
   { name: 'status', aliases: ['s'], standard: true, description: 'open/close status' },
   { name: 'index', aliases: ['i', 'idx'], standard: true, description: 'index name' },
@@ -41,7 +41,7 @@ const ALIASES_COLUMNS: CatColumn[] = [
   { name: 'is_write_index', aliases: ['w', 'isWriteIndex'], standard: true, description: 'write index' },
 ];
 
-const COUNT_COLUMNS: CatColumn[] = [
+export const COUNT_COLUMNS: CatColumn[] = [
   { name: 'epoch', aliases: ['t', 'time'], kind: 'number', standard: true, description: 'seconds since 1970-01-01 00:00:00' },
   { name: 'timestamp', aliases: ['ts', 'hms', 'hhmmss'], standard: true, description: 'time in HH:MM:SS' },
   { name: 'count', aliases: ['dc', 'docs.count', 'docsCount'], kind: 'number', standard: true, description: 'the document count' },
@@ -101,7 +101,7 @@ function send(reply: FastifyReply, columns: CatColumn[], rows: Array<Record<stri
   return reply.type(contentType).send(body);
 }
 
-function clock(nowMs: number): { epoch: number; timestamp: string } {
+export function clock(nowMs: number): { epoch: number; timestamp: string } {
   return { epoch: Math.floor(nowMs / 1000), timestamp: new Date(nowMs).toISOString().slice(11, 19) };
 }
 

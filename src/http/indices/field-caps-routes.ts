@@ -17,7 +17,7 @@ import { fieldPattern } from '../search/field-pattern.js';
 import { checkExpandWildcards } from '../search/search-request.js';
 import { targetIndices, type IndicesRequest } from './targets.js';
 
-interface Caps {
+export interface Caps {
   type: string;
   searchable: boolean;
   aggregatable: boolean;
@@ -54,7 +54,7 @@ function indexFields(deps: ApiDeps, index: string): Map<string, Caps> {
   return out;
 }
 
-function requestedFields(request: IndicesRequest): string[] {
+export function requestedFields(request: IndicesRequest): string[] {
   const body = jsonObjectBody(request.body);
   for (const key of Object.keys(body ?? {})) {
     // `index_filter` and `runtime_mappings` narrow or add to the answer in Elasticsearch; not offered here
@@ -66,6 +66,26 @@ function requestedFields(request: IndicesRequest): string[] {
   const fields = list.map((f) => f.trim()).filter((f) => f.length > 0);
   if (fields.length === 0) throw new BadRequestError('Validation Failed: 1: no fields specified;', 'action_request_validation_exception');
   return fields;
+}
+
+/** field → type → the indexes having the field with that type, in the order of `indices` */
+export type FieldCapsByField = ReadonlyMap<string, ReadonlyMap<string, { caps: Caps; indices: readonly string[] }>>;
+
+/** The answer: one entry per type, naming its `indices` only when the field has several types (or is unmapped in some). */
+export function renderFieldCaps(indices: string[], byField: FieldCapsByField, includeUnmapped: boolean): { indices: string[]; fields: Record<string, unknown> } {
+  const fields: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const [field, types] of byField) {
+    const out: Record<string, Record<string, unknown>> = {};
+    const mappedIn = [...types.values()].reduce((n, t) => n + t.indices.length, 0);
+    const unmapped = includeUnmapped && mappedIn < indices.length ? indices.filter((i) => ![...types.values()].some((t) => t.indices.includes(i))) : [];
+    const several = types.size + (unmapped.length > 0 ? 1 : 0) > 1;
+    for (const [type, { caps, indices: having }] of types) {
+      out[type] = { type, searchable: caps.searchable, aggregatable: caps.aggregatable, ...(several ? { indices: having } : {}) };
+    }
+    if (unmapped.length > 0) out.unmapped = { type: 'unmapped', searchable: false, aggregatable: false, indices: unmapped };
+    fields[field] = out;
+  }
+  return { indices, fields };
 }
 
 export function registerFieldCapsRoutes(app: FastifyInstance, deps: ApiDeps): void {
@@ -90,19 +110,7 @@ export function registerFieldCapsRoutes(app: FastifyInstance, deps: ApiDeps): vo
       }
     }
 
-    const fields: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const [field, types] of byField) {
-      const out: Record<string, Record<string, unknown>> = {};
-      const mappedIn = [...types.values()].reduce((n, t) => n + t.indices.length, 0);
-      const unmapped = includeUnmapped && mappedIn < indices.length ? indices.filter((i) => ![...types.values()].some((t) => t.indices.includes(i))) : [];
-      const several = types.size + (unmapped.length > 0 ? 1 : 0) > 1;
-      for (const [type, { caps, indices: having }] of types) {
-        out[type] = { type, searchable: caps.searchable, aggregatable: caps.aggregatable, ...(several ? { indices: having } : {}) };
-      }
-      if (unmapped.length > 0) out.unmapped = { type: 'unmapped', searchable: false, aggregatable: false, indices: unmapped };
-      fields[field] = out;
-    }
-    return { indices, fields };
+    return renderFieldCaps(indices, byField, includeUnmapped);
   };
   for (const path of ['/_field_caps', '/:index/_field_caps']) {
     app.get(path, fieldCaps);

@@ -5,13 +5,14 @@
  * (writes are searchable at once, so there is nothing to do but answer).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { assertNamedIndicesPermitted, permittedIndices } from '../../auth/index.js';
+import { assertNamedIndicesPermitted, permittedIndices, type AccessContext } from '../../auth/index.js';
 import { BadRequestError, IndexNotFoundError, validateIndexName } from '../../common/index.js';
 import { resolveIndices } from '../../engine/index.js';
 import { accessOf } from '../auth-hook.js';
 import type { ApiDeps } from '../deps.js';
 import { boolParam } from '../query-params.js';
 import { jsonObjectBody } from '../request-body.js';
+import type { IndexNames } from '../search/target-indices.js';
 import { validateAliasName, aliasSpecsOf } from './alias-model.js';
 import { addAliases, syncAliases } from './catalog-link.js';
 import { ACKNOWLEDGED, aliasesOf, catalogSnapshot, mappingOf, settingsOf, shardsHeader } from './index-views.js';
@@ -22,7 +23,7 @@ import { composeIndex, templatesFor, type IndexRequest } from './template-model.
 
 export function registerIndexRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // declared before the GET so that fastify does not derive a HEAD from it
-  app.head('/:index', async (request: IndicesRequest, reply: FastifyReply) => reply.code(indexExists(deps, request) ? 200 : 404).send());
+  app.head('/:index', async (request: IndicesRequest, reply: FastifyReply) => reply.code(indexExists(deps.engine, accessOf(request), request.params.index) ? 200 : 404).send());
   app.get('/:index', async (request: IndicesRequest) => getIndexes(deps, request));
   app.put('/:index', async (request: IndicesRequest) => createIndex(deps, request));
   app.delete('/:index', async (request: IndicesRequest) => deleteIndexes(deps, request));
@@ -47,12 +48,11 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/:index/_refresh', refresh('read'));
 }
 
-function indexExists(deps: ApiDeps, request: IndicesRequest): boolean {
-  const expression = request.params.index;
-  const access = accessOf(request);
+/** `HEAD /{index}`: whether the expression names some index the actor may read. */
+export function indexExists(catalog: IndexNames, access: AccessContext, expression: string | undefined): boolean {
   assertNamedIndicesPermitted(access, 'read', expressionParts(expression));
   try {
-    const names = resolveIndices(expression, deps.engine.indexNames(), deps.engine.aliasMap(), { allowNoIndices: false });
+    const names = resolveIndices(expression, catalog.indexNames(), catalog.aliasMap(), { allowNoIndices: false });
     return permittedIndices(access, 'read', names).length > 0;
   } catch (err) {
     if (err instanceof IndexNotFoundError) return false;
@@ -115,13 +115,18 @@ async function createIndex(deps: ApiDeps, request: IndicesRequest): Promise<Reco
   return { acknowledged: true, shards_acknowledged: true, index: name };
 }
 
-async function deleteIndexes(deps: ApiDeps, request: IndicesRequest): Promise<Record<string, unknown>> {
-  const expression = request.params.index;
+/** Deletion names indexes: a part naming an alias (and no index) is refused. */
+export function assertNoAliasNamed(catalog: IndexNames, expression: string | undefined): void {
   for (const part of expressionParts(expression)) {
-    if (!part.includes('*') && !deps.engine.shard(part) && deps.engine.aliasMap().has(part)) {
+    if (!part.includes('*') && !catalog.indexNames().includes(part) && catalog.aliasMap().has(part)) {
       throw new BadRequestError(`The provided expression [${part}] matches an alias, specify the corresponding concrete indices instead.`);
     }
   }
+}
+
+async function deleteIndexes(deps: ApiDeps, request: IndicesRequest): Promise<Record<string, unknown>> {
+  const expression = request.params.index;
+  assertNoAliasNamed(deps.engine, expression);
   const names = targetIndices(deps, request, 'delete', expression, { indexesOnly: true });
   for (const name of names) {
     try {

@@ -32,7 +32,7 @@ const KNOWN_METRICS: ReadonlySet<string> = new Set([
 ]);
 
 
-function metricsOf(metricParam: string | undefined, path: string): Set<string> {
+export function metricsOf(metricParam: string | undefined, path: string): Set<string> {
   const metrics = new Set((metricParam ?? '_all').split(',').map((m) => m.trim()));
   const unknown = [...metrics].filter((m) => !KNOWN_METRICS.has(m));
   if (unknown.length > 0) throw new BadRequestError(`request [${path}] contains unrecognized metric${unknown.length > 1 ? 's' : ''}: [${unknown.join(', ')}]`);

@@ -4,11 +4,12 @@
  * patterns and `_all` quietly cover only the indexes the actor may use.
  */
 import type { FastifyRequest } from 'fastify';
-import { assertNamedIndicesPermitted, permittedIndices, type IndexAction } from '../../auth/index.js';
+import { assertNamedIndicesPermitted, permittedIndices, type AccessContext, type IndexAction } from '../../auth/index.js';
 import { resolveIndices, type ResolveOptions } from '../../engine/index.js';
 import { accessOf } from '../auth-hook.js';
 import type { ApiDeps } from '../deps.js';
 import { boolParam, type QueryParams } from '../query-params.js';
+import type { IndexNames } from '../search/target-indices.js';
 
 export type IndicesRequest = FastifyRequest<{ Params: Record<string, string | undefined>; Querystring: QueryParams }>;
 
@@ -36,9 +37,20 @@ export interface TargetOptions {
 
 /** The existing indexes `expression` names that the actor may use with `action`, sorted. */
 export function targetIndices(deps: ApiDeps, request: IndicesRequest, action: IndexAction, expression: string | undefined, opts: TargetOptions = {}): string[] {
-  const access = accessOf(request);
+  return resolveTargets(deps.engine, accessOf(request), request.query, action, expression, opts);
+}
+
+/** targetIndices over any list of names: an engine's, or the catalog's as the api role of a cluster reads it. */
+export function resolveTargets(
+  catalog: IndexNames,
+  access: AccessContext,
+  params: QueryParams,
+  action: IndexAction,
+  expression: string | undefined,
+  opts: TargetOptions = {},
+): string[] {
   assertNamedIndicesPermitted(access, action, expressionParts(expression));
-  const aliases = opts.indexesOnly ? new Map<string, readonly string[]>() : deps.engine.aliasMap();
-  const names = resolveIndices(expression, deps.engine.indexNames(), aliases, resolveOptionsOf(request.query, opts.defaults));
+  const aliases = opts.indexesOnly ? new Map<string, readonly string[]>() : catalog.aliasMap();
+  const names = resolveIndices(expression, catalog.indexNames(), aliases, resolveOptionsOf(params, opts.defaults));
   return permittedIndices(access, action, names);
 }

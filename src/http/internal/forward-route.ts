@@ -5,10 +5,10 @@
  * listening on any port) with the caller's credential, so access control checks it as in one
  * process; the answer goes back as it is.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BadRequestError } from '../../common/index.js';
 import type { Engine } from '../../engine/index.js';
-import { bodyBuffer } from '../request-body.js';
+import { bodyBuffer, jsonObjectBody } from '../request-body.js';
 
 export const FORWARD_PATH = '/_internal/es';
 /** the path and query of the Elasticsearch request a forwarded request carries (same method and body) */
@@ -37,27 +37,67 @@ export interface CacheGuard {
   assertHeld(indexes: readonly string[]): Promise<void>;
 }
 
+/**
+ * A request over several indexes of this node, its path naming them (the api role sends each
+ * cache node holding some indexes of a listing its share, see routed/fan-out.ts). A JSON body
+ * rather than headers, so that the list of indexes has no header size limit.
+ */
+export const FORWARD_HELD_PATH = '/_internal/es/indexes';
+
+export interface HeldForward {
+  method: string;
+  /** the Elasticsearch path and query, naming `indices` */
+  url: string;
+  /** the concrete indexes the request is about, every one held by this node */
+  indices: string[];
+  /** the FORWARDED_HEADERS of the request */
+  headers: Record<string, string>;
+  /** the request body, as text */
+  body?: string;
+}
+
 export function registerForwardRoute(app: FastifyInstance, deps: CacheGuard & { engine: Engine; esApp: FastifyInstance }): void {
   app.route({
     method: ['GET', 'POST', 'PUT', 'DELETE'],
     url: FORWARD_PATH,
     handler: async (request, reply) => {
       const indexes = request.headers[INDEXES_HEADER];
-      const named = typeof indexes === 'string' && indexes !== '' ? indexes.split(',') : [];
-      await deps.assertHeld(named);
-      if (named.length > 0) await deps.engine.openIndexes(named);
-      const headers = pickHeaders(FORWARDED_HEADERS, (name) => request.headers[name]);
-      const body = request.body === undefined ? undefined : bodyBuffer(request.body);
       const url = request.headers[FORWARD_URL_HEADER];
       if (typeof url !== 'string' || !url.startsWith('/')) throw new BadRequestError(`[${FORWARD_URL_HEADER}] must name the path of the request`);
-      const res = await deps.esApp.inject({
-        method: request.method as 'GET',
+      const body = request.body === undefined ? undefined : bodyBuffer(request.body);
+      return injected(deps, reply, {
+        method: request.method,
         url,
-        headers,
-        ...(body === undefined || body.length === 0 ? {} : { payload: body }),
+        indices: typeof indexes === 'string' && indexes !== '' ? indexes.split(',') : [],
+        headers: pickHeaders(FORWARDED_HEADERS, (name) => request.headers[name]),
+        ...(body === undefined || body.length === 0 ? {} : { body }),
       });
-      void reply.headers(pickHeaders(RETURNED_HEADERS, (name) => res.headers[name]));
-      return reply.code(res.statusCode).send(res.rawPayload);
     },
   });
+  app.post(FORWARD_HELD_PATH, async (request, reply) => {
+    const forward = jsonObjectBody(request.body) as Partial<HeldForward> | undefined;
+    const { method, url, indices, headers, body } = forward ?? {};
+    if (typeof method !== 'string' || typeof url !== 'string' || !url.startsWith('/') || !Array.isArray(indices) || typeof headers !== 'object' || headers === null) {
+      throw new BadRequestError(`[${FORWARD_HELD_PATH}] needs [method], [url], [indices] and [headers]`);
+    }
+    return injected(deps, reply, { method, url, indices: indices.map(String), headers, ...(typeof body === 'string' && body.length > 0 ? { body: Buffer.from(body) } : {}) });
+  });
+}
+
+/** Runs the request through this node's own Elasticsearch routes, once the indexes it names are known to be held here. */
+async function injected(
+  deps: CacheGuard & { engine: Engine; esApp: FastifyInstance },
+  reply: FastifyReply,
+  req: { method: string; url: string; indices: string[]; headers: Record<string, string>; body?: Buffer },
+): Promise<FastifyReply> {
+  await deps.assertHeld(req.indices);
+  if (req.indices.length > 0) await deps.engine.openIndexes(req.indices);
+  const res = await deps.esApp.inject({
+    method: req.method as 'GET',
+    url: req.url,
+    headers: pickHeaders(FORWARDED_HEADERS, (name) => req.headers[name]),
+    ...(req.body === undefined ? {} : { payload: req.body }),
+  });
+  void reply.headers(pickHeaders(RETURNED_HEADERS, (name) => res.headers[name]));
+  return reply.code(res.statusCode).send(res.rawPayload);
 }

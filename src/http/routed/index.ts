@@ -1,7 +1,7 @@
 /**
  * The Elasticsearch API of the api role in a cluster whose data is on other processes: writes
- * routed to the cache node holding each index, searches spread over the cache nodes and merged,
- * everything else sent whole to one cache node. A process running every role does not use it.
+ * routed to the cache node holding each index, searches and listings over several indexes spread
+ * over the cache nodes and merged, everything else sent whole to one cache node. A process running every role does not use it.
  */
 import type { FastifyInstance } from 'fastify';
 import { createGuardedServer } from '../guarded-server.js';
@@ -10,6 +10,7 @@ import { noHandler } from '../server.js';
 import type { RoutedApiDeps } from './deps.js';
 import { forwardRequest } from './forward.js';
 import { registerRoutedBulk } from './routed-bulk.js';
+import { registerRoutedListings } from './routed-listings.js';
 import { registerRoutedSearch } from './routed-search.js';
 
 export type { RoutedApiDeps } from './deps.js';
@@ -22,6 +23,7 @@ export function buildRoutedApi(deps: RoutedApiDeps, internalRoutes: (app: Fastif
   registerProbeRoutes(app, deps);
   registerRoutedBulk(app, deps);
   registerRoutedSearch(app, deps);
+  registerRoutedListings(app, deps);
   internalRoutes(app);
   return app;
 }

@@ -13,6 +13,7 @@ import { toSearchRequest, type EsSearch } from '../search/search-request.js';
 import { BUILTIN_SORT_FIELDS, checkAgainstMappings } from '../search/search-scope.js';
 import { readableIndices } from '../search/target-indices.js';
 import type { RoutedApiDeps } from './deps.js';
+import { withPlacements } from './fan-out.js';
 
 /** A search parsed, its indexes resolved, and where they are. */
 export interface RoutedSearch {
@@ -51,20 +52,7 @@ export async function searchParts(
   routed: RoutedSearch,
   scroll?: (url: string) => SearchPartRequest['scroll'],
 ): Promise<{ parts: Array<SearchPartResponse & { url: string }>; typeOf: FieldTypeLookup }> {
-  const deadline = Date.now() + deps.routing.moveWaitMs;
-  let owners = routed.owners;
-  for (;;) {
-    try {
-      return await askParts(deps, routed, owners, scroll);
-    } catch (err) {
-      if ((err as { status?: number }).status !== 503) throw err;
-      // the node died, is stopping, or no longer holds the index
-      deps.routing.invalidate();
-      if (scroll !== undefined || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-      owners = await deps.routing.byOwner(routed.indices);
-    }
-  }
+  return withPlacements(deps, routed.indices, (owners) => askParts(deps, routed, owners, scroll), { owners: routed.owners, retry: scroll === undefined });
 }
 
 async function askParts(
