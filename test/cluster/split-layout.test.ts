@@ -2,7 +2,8 @@
  * The same writes, searches and aggregations against one process and against a cluster of
  * separate processes on one real PostgreSQL (a coordinator with the api role, an api process,
  * two cache nodes): the indexes are spread over the cache nodes, bulk bodies are split by the
- * node holding each item's index, searches and scrolls are spread and merged, and every answer
+ * node holding each item's index, searches and scrolls are spread and merged, listings and
+ * actions over several indexes are asked of every node holding some and merged, and every answer
  * is the one the single process gives.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ndjson, request } from '../support/node.js';
 import { answersOf, bulk, bulkBody, documentWrites, INDEXES, scrollPages } from './support/same-answers.js';
+import { actionsOf, listingsOf } from './support/same-listings.js';
 import { clusterOnPostgres, until } from './support/processes.js';
 
 const SECRET = 'the-secret-of-this-test-cluster';
@@ -87,4 +89,12 @@ test('a split cluster answers writes, searches and aggregations as one process d
   const pages = await scrollPages(single.url);
   assert.ok(pages.length > 20);
   assert.deepEqual(await scrollPages(api.url), pages);
+
+  // listings over the indexes of both cache nodes, and actions over them (deletion by pattern last)
+  const listings = await listingsOf(single.url);
+  for (const url of [api.url, coordinator.url]) {
+    const actual = await listingsOf(url);
+    for (const name of Object.keys(listings)) assert.deepEqual(actual[name], listings[name], name);
+  }
+  assert.deepEqual(await actionsOf(api.url), await actionsOf(single.url));
 });

@@ -73,8 +73,12 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
       return { acknowledged: true };
     },
   });
-  // a path of one segment starting with `_` is another API (`/_alias`, `/_template`...), except `_all`
-  const otherApi = (request: ListingRequest) => request.params.index!.startsWith('_') && request.params.index !== '_all';
+  // `/` (which `/:index` matches too) and a path of one segment starting with `_` are other APIs
+  // (the root, `/_alias`, `/_template`...), except `_all`
+  const otherApi = (request: ListingRequest) => {
+    const index = request.params.index ?? '';
+    return index === '' || (index.startsWith('_') && index !== '_all');
+  };
   // declared before the GET so that fastify does not derive a HEAD from it
   app.head('/:index', async (request: ListingRequest, reply: FastifyReply) => {
     if (otherApi(request)) return forwardRequest(deps, request, reply);
