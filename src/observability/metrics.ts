@@ -14,7 +14,7 @@ export class Metrics {
   readonly registry = new client.Registry();
 
   readonly bulkRequestIndexedBytes = this.counter('svc_bulk_request_indexed_bytes', 'bytes of documents accepted by _bulk');
-  readonly usageWriteBytes = this.counter('svc_usage_write_bytes', 'bytes written by clients (bulk bodies after decompression)');
+  readonly usageWriteBytes = this.counter('svc_usage_write_bytes', 'bytes written by clients (bulk bodies after decompression); in a cluster, counted once, by the api process that took the request');
   readonly evictionFileTotalCount = this.counter('svc_eviction_file_total_count', 'segment files evicted from the local cache');
 
   readonly documentFieldCount = this.summary('svc_document_field_count', 'fields per indexed document');

@@ -30,7 +30,7 @@ test('a split cluster answers writes, searches and aggregations as one process d
   const coordinator = await start('coord', { ...cluster, SVC_ROLES: 'coordinator,api' });
   const api = await start('api', { ...cluster, SVC_ROLES: 'api' });
   const cache1 = await start('cache-1', { ...cluster, SVC_ROLES: 'cache,storage' });
-  await start('cache-2', { ...cluster, SVC_ROLES: 'cache' });
+  const cache2 = await start('cache-2', { ...cluster, SVC_ROLES: 'cache' });
   await until('both cache nodes live', async () => {
     const view = (await request<{ nodes: Array<{ id: string; live: boolean }> }>(`${coordinator.url}/_internal/cluster`, WITH_SECRET)).body;
     return view.nodes.filter((n) => n.live && n.id.startsWith('cache')).length === 2 ? true : undefined;
@@ -61,6 +61,10 @@ test('a split cluster answers writes, searches and aggregations as one process d
   ]);
   const mixedSingle = await bulk(single.url, mixed);
   const mixedSplit = await bulk(api.url, mixed);
+  // the bytes clients wrote are counted once, by the api process that took each request
+  const written = async (urls: string[]) => (await Promise.all(urls.map((url) => usageWriteBytes(url)))).reduce((a, b) => a + b, 0);
+  assert.ok((await written([single.url])) > 0);
+  assert.equal(await written([coordinator.url, api.url, cache1.url, cache2.url]), await written([single.url]));
   assert.equal(mixedSplit.errors, true);
   // index uuids are made at random in each layout
   const withoutUuids = (items: unknown) => JSON.parse(JSON.stringify(items, (k, v: unknown) => (k === 'index_uuid' ? undefined : v))) as unknown;
@@ -98,3 +102,10 @@ test('a split cluster answers writes, searches and aggregations as one process d
   }
   assert.deepEqual(await actionsOf(api.url), await actionsOf(single.url));
 });
+
+async function usageWriteBytes(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('svc_usage_write_bytes '));
+  assert.ok(line, `no svc_usage_write_bytes at ${url}`);
+  return Number(line.slice(line.lastIndexOf(' ') + 1));
+}

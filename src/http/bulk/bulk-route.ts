@@ -48,7 +48,8 @@ async function handleBulk(request: FastifyRequest<{ Params: BulkParams }>, deps:
   assertWriteBudget(deps);
   // a refused request wrote nothing: usage counts only bodies taken in
   const body = bodyBuffer(request.body);
-  deps.metrics.usageWriteBytes.inc(body.length);
+  // in a cluster this is a cache node's share of a bulk request, counted whole by the api process that took it
+  if (deps.config.cluster.allRoles) deps.metrics.usageWriteBytes.inc(body.length);
 
   const { items } = parseBulk(body, request.params.index);
   const ops: WriteOp[] = [];

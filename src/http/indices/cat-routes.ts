@@ -12,7 +12,8 @@ import { boolParam, stringParam } from '../query-params.js';
 import { ES_VERSION } from '../routes/root.js';
 import { renderCat, type CatCell, type CatColumn } from './cat-table.js';
 import { totalsOf } from './index-views.js';
-import { clusterNodes, isDataNode, percent, roleLetters } from './node-info.js';
+import { engineHealthSource, type HealthSource } from './cluster-routes.js';
+import { clusterNodes, percent, roleLetters } from './node-info.js';
 import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
 import { selectTemplates } from './template-routes.js';
 
@@ -112,6 +113,28 @@ function formatUptime(ms: number): string {
   return `${ms}ms`;
 }
 
+/** `_cat/health`: what `_cluster/health` reports, as a row. */
+export async function catHealth(source: HealthSource, request: IndicesRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const [catalog, counts] = await Promise.all([source.catalog(), source.nodeCounts()]);
+  const shards = catalog.indexNames().length;
+  const row = {
+    ...clock(Date.now()),
+    cluster: source.config.clusterName,
+    status: 'green',
+    'node.total': counts.nodes,
+    'node.data': counts.dataNodes,
+    shards,
+    pri: shards,
+    relo: 0,
+    init: 0,
+    unassign: 0,
+    pending_tasks: 0,
+    max_task_wait_time: '-',
+    active_shards_percent: '100.0%',
+  };
+  return send(reply, HEALTH_COLUMNS, [row], request);
+}
+
 export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const indices = async (request: IndicesRequest, reply: FastifyReply) => {
     // without an index, every authenticated actor may ask, and sees only what it may read
@@ -172,26 +195,8 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/_cat/count', count);
   app.get('/_cat/count/:index', count);
 
-  app.get('/_cat/health', async (request: IndicesRequest, reply: FastifyReply) => {
-    const shards = deps.engine.indexNames().length;
-    const { nodes } = await clusterNodes(deps);
-    const row = {
-      ...clock(Date.now()),
-      cluster: deps.config.clusterName,
-      status: 'green',
-      'node.total': nodes.length,
-      'node.data': nodes.filter(isDataNode).length,
-      shards,
-      pri: shards,
-      relo: 0,
-      init: 0,
-      unassign: 0,
-      pending_tasks: 0,
-      max_task_wait_time: '-',
-      active_shards_percent: '100.0%',
-    };
-    return send(reply, HEALTH_COLUMNS, [row], request);
-  });
+  const health = engineHealthSource(deps);
+  app.get('/_cat/health', (request: IndicesRequest, reply: FastifyReply) => catHealth(health, request, reply));
 
   const templates = async (request: IndicesRequest, reply: FastifyReply) => {
     const { templates: selected } = await selectTemplates(deps, request.params.name);

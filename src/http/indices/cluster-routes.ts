@@ -20,7 +20,10 @@ import { renderSettings, type FlatSettings } from './settings.js';
 import { expressionParts, type IndicesRequest } from './targets.js';
 import { templateView } from './template-model.js';
 import { parseTimeParam } from './units.js';
-import { clusterNodes, isDataNode, type ClusterNodes } from './node-info.js';
+import { clusterNodes, nodeCounts, type ClusterNodes, type NodeCounts } from './node-info.js';
+import type { Config } from '../../config/index.js';
+import type { Lifecycle } from '../deps.js';
+import type { IndexNames } from '../search/target-indices.js';
 
 const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
@@ -29,8 +32,8 @@ const STATUSES = ['green', 'yellow', 'red'];
 const STATE_METRICS = ['version', 'master_node', 'blocks', 'nodes', 'metadata'];
 
 function healthBody(
-  deps: ApiDeps,
-  cluster: ClusterNodes,
+  deps: Pick<ApiDeps, 'config'>,
+  counts: NodeCounts,
   indexes: readonly string[],
   found: boolean,
   timedOut: boolean,
@@ -41,8 +44,8 @@ function healthBody(
     cluster_name: deps.config.clusterName,
     status: found ? 'green' : 'red',
     timed_out: timedOut,
-    number_of_nodes: cluster.nodes.length,
-    number_of_data_nodes: cluster.nodes.filter(isDataNode).length,
+    number_of_nodes: counts.nodes,
+    number_of_data_nodes: counts.dataNodes,
     active_primary_shards: shards,
     active_shards: shards,
     relocating_shards: 0,
@@ -77,17 +80,33 @@ function healthBody(
   return body;
 }
 
+/**
+ * What health is answered from: the index names and aliases (the engine's in one process, the
+ * catalog as the api role of a cluster reads it) and the counts of live nodes.
+ */
+export interface HealthSource {
+  config: Config;
+  lifecycle: Lifecycle;
+  catalog(): Promise<IndexNames>;
+  nodeCounts(): Promise<NodeCounts>;
+}
+
+/** The health source of a process holding every index. */
+export function engineHealthSource(deps: ApiDeps): HealthSource {
+  return { config: deps.config, lifecycle: deps.lifecycle, catalog: async () => deps.engine, nodeCounts: () => nodeCounts(deps) };
+}
+
 /** The indexes the health request covers, or undefined while a named one does not exist. */
-function healthIndexes(deps: ApiDeps, expression: string | undefined): string[] | undefined {
+function healthIndexes(catalog: IndexNames, expression: string | undefined): string[] | undefined {
   try {
-    return resolveIndices(expression, deps.engine.indexNames(), deps.engine.aliasMap(), { allowNoIndices: true });
+    return resolveIndices(expression, catalog.indexNames(), catalog.aliasMap(), { allowNoIndices: true });
   } catch (err) {
     if (err instanceof IndexNotFoundError) return undefined;
     throw err;
   }
 }
 
-async function clusterHealth(deps: ApiDeps, request: IndicesRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function clusterHealth(source: HealthSource, request: IndicesRequest, reply: FastifyReply): Promise<FastifyReply> {
   const waitFor = stringParam(request.query, 'wait_for_status');
   if (waitFor !== undefined && !STATUSES.includes(waitFor)) {
     throw new BadRequestError(`unknown cluster health status [${waitFor}]`);
@@ -97,15 +116,15 @@ async function clusterHealth(deps: ApiDeps, request: IndicesRequest, reply: Fast
   const timeoutText = stringParam(request.query, 'timeout');
   const timeoutMs = timeoutText === undefined ? DEFAULT_HEALTH_TIMEOUT_MS : parseTimeParam(timeoutText, 'timeout');
   const deadline = Date.now() + timeoutMs;
-  let indexes = healthIndexes(deps, request.params.index);
+  let indexes = healthIndexes(await source.catalog(), request.params.index);
   // the one condition that can be unmet here: a named index that does not exist yet
-  while (indexes === undefined && Date.now() < deadline && !deps.lifecycle.shuttingDown) {
+  while (indexes === undefined && Date.now() < deadline && !source.lifecycle.shuttingDown) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(1, deadline - Date.now()))));
-    indexes = healthIndexes(deps, request.params.index);
+    indexes = healthIndexes(await source.catalog(), request.params.index);
   }
-  const cluster = await clusterNodes(deps);
-  if (indexes === undefined) return reply.code(408).send(healthBody(deps, cluster, [], false, true, level));
-  return reply.send(healthBody(deps, cluster, indexes, true, false, level));
+  const counts = await source.nodeCounts();
+  if (indexes === undefined) return reply.code(408).send(healthBody(source, counts, [], false, true, level));
+  return reply.send(healthBody(source, counts, indexes, true, false, level));
 }
 
 const CLUSTER_DEFAULTS = (deps: ApiDeps): FlatSettings => ({
@@ -118,8 +137,9 @@ const CLUSTER_DEFAULTS = (deps: ApiDeps): FlatSettings => ({
 });
 
 export function registerClusterRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  app.get('/_cluster/health', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(deps, request, reply));
-  app.get('/_cluster/health/:index', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(deps, request, reply));
+  const health = engineHealthSource(deps);
+  app.get('/_cluster/health', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(health, request, reply));
+  app.get('/_cluster/health/:index', (request: IndicesRequest, reply: FastifyReply) => clusterHealth(health, request, reply));
 
   const settings = clusterSettingsOf(deps.metastore);
   app.get('/_cluster/settings', async (request: IndicesRequest) => {

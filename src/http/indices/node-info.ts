@@ -43,6 +43,18 @@ export async function clusterNodes(deps: ApiDeps): Promise<ClusterNodes> {
   return { nodes: [selfNode, ...others], masterNodeId: view.masterNodeId };
 }
 
+/** How many nodes are live, and how many of them hold data. */
+export interface NodeCounts {
+  nodes: number;
+  dataNodes: number;
+}
+
+/** The counts health reports: one read of the membership table (health names no lease holder); this node counts even while its heartbeat fails. */
+export async function nodeCounts(deps: Pick<ApiDeps, 'metastore' | 'cluster'>): Promise<NodeCounts> {
+  const others = (await deps.metastore.nodes.liveNodes()).filter((n) => n.id !== deps.cluster.nodeId);
+  return { nodes: others.length + 1, dataNodes: others.filter(isDataNode).length + (isDataNode(deps.cluster) ? 1 : 0) };
+}
+
 export function roleLetters(roles: readonly string[]): string {
   const letters = [roles.includes('cache') ? 'd' : '', roles.includes('coordinator') ? 'm' : ''].join('');
   return letters === '' ? '-' : letters;

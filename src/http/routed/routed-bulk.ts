@@ -40,6 +40,7 @@ export function registerRoutedBulk(app: FastifyInstance, deps: RoutedApiDeps): v
 async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params: BulkParams }>): Promise<string> {
   const started = performance.now();
   const body = bodyBuffer(request.body);
+  // counted here, once: the cache nodes do not count the parts sent to them
   deps.metrics.usageWriteBytes.inc(body.length);
   const { items } = parseBulk(body, request.params.index);
   const access = accessOf(request);
