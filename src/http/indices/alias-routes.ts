@@ -13,14 +13,15 @@ import { jsonObjectBody } from '../request-body.js';
 import { parseAliasActions } from './alias-actions.js';
 import { aliasSpecOf, renderAlias, validateAliasName } from './alias-model.js';
 import { syncAliases } from './catalog-link.js';
-import { ACKNOWLEDGED } from './index-views.js';
-import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
+import { ACKNOWLEDGED, catalogNames } from './index-views.js';
+import { expressionParts, resolveTargets, type IndicesRequest } from './targets.js';
 
 export function registerAliasRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.post('/_aliases', async (request: IndicesRequest) => {
+    const catalog = await catalogNames(deps);
     const actions = parseAliasActions(jsonObjectBody(request.body), accessOf(request), {
-      indexNames: deps.engine.indexNames(),
-      aliases: deps.engine.aliasMap(),
+      indexNames: catalog.indexNames(),
+      aliases: catalog.aliasMap(),
     });
     await deps.metastore.aliases.setAliases(actions);
     await syncAliases(deps.engine, deps.metastore);
@@ -39,14 +40,15 @@ export function registerAliasRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const alias = request.params.aliases!;
     validateAliasName(alias);
     assertNamedIndicesPermitted(accessOf(request), 'write', [alias]);
-    const indexes = targetIndices(deps, request, 'write', request.params.index);
+    const indexes = resolveTargets(await catalogNames(deps), accessOf(request), request.query, 'write', request.params.index);
     const spec = aliasSpecOf(alias, jsonObjectBody(request.body) ?? {});
     await deps.metastore.aliases.setAliases(indexes.map((index) => ({ type: 'add' as const, index, ...spec })));
     await syncAliases(deps.engine, deps.metastore);
     return ACKNOWLEDGED;
   };
   const remove = async (request: IndicesRequest) => {
-    const indexes = targetIndices(deps, request, 'write', request.params.index);
+    const catalog = await catalogNames(deps);
+    const indexes = resolveTargets(catalog, accessOf(request), request.query, 'write', request.params.index);
     const patterns = expressionParts(request.params.aliases);
     const access = accessOf(request);
     assertNamedIndicesPermitted(access, 'write', patterns);
@@ -57,7 +59,7 @@ export function registerAliasRoutes(app: FastifyInstance, deps: ApiDeps): void {
         continue;
       }
       const re = wildcardToRegExp(pattern === '_all' ? '*' : pattern);
-      for (const [alias, targets] of deps.engine.aliasMap()) {
+      for (const [alias, targets] of catalog.aliasMap()) {
         if (!re.test(alias) || !access.can('write', alias)) continue;
         for (const index of indexes) if (targets.includes(index)) actions.push({ type: 'remove', index, alias, mustExist: false });
       }
@@ -87,7 +89,7 @@ interface AliasAnswer {
 async function getAliases(deps: ApiDeps, request: IndicesRequest): Promise<AliasAnswer> {
   const patterns = expressionParts(request.params.aliases);
   assertNamedIndicesPermitted(accessOf(request), 'read', patterns.filter((p) => p !== '_all'));
-  const indexes = targetIndices(deps, request, 'read', request.params.index);
+  const indexes = resolveTargets(await catalogNames(deps), accessOf(request), request.query, 'read', request.params.index);
   const matchers = patterns.filter((p) => p !== '_all' && p !== '*').map((p) => wildcardToRegExp(p));
   const readable = new Set(indexes);
   const rows = (await deps.metastore.aliases.listAliases()).filter((r) => readable.has(r.index) && (matchers.length === 0 || matchers.some((m) => m.test(r.alias))));

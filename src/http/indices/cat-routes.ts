@@ -11,7 +11,7 @@ import type { ApiDeps } from '../deps.js';
 import { boolParam, stringParam } from '../query-params.js';
 import { ES_VERSION } from '../routes/root.js';
 import { renderCat, type CatCell, type CatColumn } from './cat-table.js';
-import { totalsOf } from './index-views.js';
+import { catalogNames, totalsOf } from './index-views.js';
 import { engineHealthSource, type HealthSource } from './cluster-routes.js';
 import { clusterNodes, percent, roleLetters } from './node-info.js';
 import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
@@ -170,7 +170,7 @@ export function registerCatRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/_cat/indices/:index', indices);
 
   const aliases = async (request: IndicesRequest, reply: FastifyReply) => {
-    const readable = new Set(permittedIndices(accessOf(request), 'read', deps.engine.indexNames()));
+    const readable = new Set(permittedIndices(accessOf(request), 'read', (await catalogNames(deps)).indexNames()));
     const patterns = expressionParts(request.params.name).map((p) => wildcardToRegExp(p === '_all' ? '*' : p));
     const rows = (await deps.metastore.aliases.listAliases())
       .filter((r) => readable.has(r.index) && (patterns.length === 0 || patterns.some((p) => p.test(r.alias))))

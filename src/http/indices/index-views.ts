@@ -3,9 +3,10 @@
  * `_settings`, `_alias`, cluster state): an index's mapping as a `properties` tree, its settings
  * with the fixed ones, and its aliases, read once per request from the engine and the metastore.
  */
-import { toProperties, type IndexShard } from '../../engine/index.js';
+import { AliasTable, toProperties, type IndexShard } from '../../engine/index.js';
 import type { AliasRecord, IndexRecord } from '../../metastore/index.js';
 import type { ApiDeps } from '../deps.js';
+import type { IndexNames } from '../search/target-indices.js';
 import { renderAlias } from './alias-model.js';
 import { indexSettings, type FlatSettings } from './settings.js';
 
@@ -24,6 +25,20 @@ export interface CatalogSnapshot {
 export async function catalogSnapshot(deps: ApiDeps): Promise<CatalogSnapshot> {
   const [records, aliases] = await Promise.all([deps.metastore.indexes.listIndexes(), deps.metastore.aliases.listAliases()]);
   return { records: new Map(records.map((r) => [r.name, r])), aliases };
+}
+
+/**
+ * The index names and aliases that requests about the catalog (alias changes and listings,
+ * `_resolve/index`) resolve against: the engine's in one process, which holds every index; the
+ * metastore's on a cache node of a cluster, which holds some.
+ */
+export async function catalogNames(deps: ApiDeps): Promise<IndexNames> {
+  if (deps.config.cluster.allRoles) return deps.engine;
+  const { records, aliases } = await catalogSnapshot(deps);
+  const names = [...records.keys()].sort();
+  const table = new AliasTable();
+  table.set(aliases.map((r) => ({ alias: r.alias, index: r.index, isWriteIndex: r.isWriteIndex })));
+  return { indexNames: () => names, aliasMap: () => table.map() };
 }
 
 /** The index's settings as reported: stored settings (the metastore's, which PUT _settings changes) plus the fixed ones. */

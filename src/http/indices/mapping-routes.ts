@@ -31,10 +31,15 @@ export function registerMappingRoutes(app: FastifyInstance, deps: ApiDeps): void
   }
 }
 
-async function putMapping(deps: ApiDeps, request: IndicesRequest): Promise<typeof ACKNOWLEDGED> {
-  const body = jsonObjectBody(request.body);
+/** The fields a `PUT /{index}/_mapping` body declares. */
+export function mappingUpdateOf(requestBody: unknown): ReturnType<typeof fieldsOfMapping> {
+  const body = jsonObjectBody(requestBody);
   if (body === undefined) throw new BadRequestError('Validation Failed: 1: mapping source is missing;', 'action_request_validation_exception');
-  const fields = fieldsOfMapping(body, true);
+  return fieldsOfMapping(body, true);
+}
+
+async function putMapping(deps: ApiDeps, request: IndicesRequest): Promise<typeof ACKNOWLEDGED> {
+  const fields = mappingUpdateOf(request.body);
   const shards = targetIndices(deps, request, 'write', request.params.index).map((name) => deps.engine.requireShard(name));
   // every index is checked before any changes, so that a conflict on one changes none
   const updates = shards.map((shard) => {

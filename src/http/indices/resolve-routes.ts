@@ -11,6 +11,7 @@ import { wildcardToRegExp } from '../../engine/index.js';
 import { accessOf } from '../auth-hook.js';
 import type { ApiDeps } from '../deps.js';
 import { stringParam } from '../query-params.js';
+import { catalogNames } from './index-views.js';
 import { expressionParts, type IndicesRequest } from './targets.js';
 
 const EXPAND_WILDCARDS = new Set(['open', 'closed', 'hidden', 'none', 'all']);
@@ -27,8 +28,9 @@ export function registerResolveRoutes(app: FastifyInstance, deps: ApiDeps): void
     const parts = expressionParts(request.params.name);
     assertNamedIndicesPermitted(access, 'read', parts);
 
-    const aliasMap = deps.engine.aliasMap();
-    const indexNames = permittedIndices(access, 'read', deps.engine.indexNames());
+    const catalog = await catalogNames(deps);
+    const aliasMap = catalog.aliasMap();
+    const indexNames = permittedIndices(access, 'read', catalog.indexNames());
     const aliasNames = permittedIndices(access, 'read', [...aliasMap.keys()]);
     const readable = new Set(indexNames);
     const indices = new Set<string>();

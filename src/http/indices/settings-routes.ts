@@ -5,12 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError } from '../../common/index.js';
+import { accessOf } from '../auth-hook.js';
 import type { ApiDeps } from '../deps.js';
 import { boolParam } from '../query-params.js';
 import { jsonObjectBody } from '../request-body.js';
-import { ACKNOWLEDGED, catalogSnapshot, settingsOf } from './index-views.js';
+import { ACKNOWLEDGED, catalogNames, catalogSnapshot, settingsOf } from './index-views.js';
 import { checkKnownSettings, filterSettings, isStaticSetting, isPlainObject, normalizeSettings, renderSettings, type FlatSettings } from './settings.js';
-import { targetIndices, type IndicesRequest } from './targets.js';
+import { resolveTargets, targetIndices, type IndicesRequest } from './targets.js';
 
 /** Defaults shown with `include_defaults=true`: the index settings that hold here whatever is stored. */
 const DEFAULT_SETTINGS: FlatSettings = {
@@ -58,12 +59,13 @@ async function putSettings(deps: ApiDeps, request: IndicesRequest): Promise<type
   const given = normalizeSettings(Object.keys(body).length === 1 && isPlainObject(body.settings) ? body.settings : body);
   checkKnownSettings(given);
   const fixed = Object.keys(given).filter(isStaticSetting);
-  const names = targetIndices(deps, request, 'write', request.params.index);
+  // the catalog's indexes: a cache node of a cluster changes the settings of indexes it does not hold as well
+  const names = resolveTargets(await catalogNames(deps), accessOf(request), request.query, 'write', request.params.index);
+  const snapshot = await catalogSnapshot(deps);
   if (fixed.length > 0) {
-    const targets = names.map((n) => `[${n}/${deps.engine.shard(n)?.uuid ?? ''}]`).join(', ');
+    const targets = names.map((n) => `[${n}/${deps.engine.shard(n)?.uuid ?? snapshot.records.get(n)?.uuid ?? ''}]`).join(', ');
     throw new BadRequestError(`Can't update non dynamic settings [[${fixed.join(', ')}]] for open indices [${targets}]`);
   }
-  const snapshot = await catalogSnapshot(deps);
   for (const name of names) {
     const stored = normalizeSettings(snapshot.records.get(name)?.settings ?? {});
     for (const [key, value] of Object.entries(given)) {

@@ -10,6 +10,7 @@ import { noHandler } from '../server.js';
 import type { RoutedApiDeps } from './deps.js';
 import { forwardRequest } from './forward.js';
 import { registerRoutedBulk } from './routed-bulk.js';
+import { registerRoutedCluster } from './routed-cluster.js';
 import { registerRoutedListings } from './routed-listings.js';
 import { registerRoutedSearch } from './routed-search.js';
 
@@ -24,6 +25,7 @@ export function buildRoutedApi(deps: RoutedApiDeps, internalRoutes: (app: Fastif
   registerRoutedBulk(app, deps);
   registerRoutedSearch(app, deps);
   registerRoutedListings(app, deps);
+  registerRoutedCluster(app, deps);
   internalRoutes(app);
   return app;
 }

@@ -1,15 +1,16 @@
 /**
  * Listings and actions over several indexes in the api role of a cluster, answered over every
  * cache node holding some of them (listing.ts) and merged as one process holding them all
- * answers: `_stats`, `_cat/indices`, `_cat/count`, `_mapping`, `_settings`, `GET /{indexes}`,
- * `HEAD /{indexes}` (from the catalog alone), `DELETE /{indexes}`, `_refresh`, `_flush` and
- * `_forcemerge`; `_field_caps` and `_mget` in files of their own.
+ * answers: `_stats`, `_cat/indices`, `_cat/count`, `GET` and `PUT _mapping`, `GET _settings`,
+ * `GET /{indexes}`, `HEAD /{indexes}` (from the catalog alone), `DELETE /{indexes}`, `_refresh`,
+ * `_flush` and `_forcemerge`; `_field_caps` and `_mget` in files of their own.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { accessOf } from '../auth-hook.js';
 import { renderCat, type CatCell, type CatColumn } from '../indices/cat-table.js';
 import { clock, COUNT_COLUMNS, INDICES_COLUMNS } from '../indices/cat-routes.js';
 import { assertNoAliasNamed, indexExists } from '../indices/index-routes.js';
+import { mappingUpdateOf } from '../indices/mapping-routes.js';
 import { metricsOf } from '../indices/stats-routes.js';
 import { resolveTargets } from '../indices/targets.js';
 import { permittedIndices } from '../../auth/index.js';
@@ -43,6 +44,17 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
   for (const path of ['/_mapping', '/:index/_mapping', '/_mappings', '/:index/_mappings', '/_settings', '/_settings/:name', '/:index/_settings', '/:index/_settings/:name']) {
     app.get(path, keyed);
   }
+
+  // a mapping change of several indexes: each holder changes its own (see docs/deployment.md on a conflict)
+  const putMapping = route({
+    targets: (catalog, request) => {
+      mappingUpdateOf(request.body);
+      return resolveTargets(catalog, accessOf(request), request.query, 'write', request.params.index);
+    },
+    merge: () => ({ acknowledged: true }),
+  });
+  app.put('/:index/_mapping', putMapping);
+  app.put('/:index/_mappings', putMapping);
 
   // `_shards` added up: refresh, flush, force merge
   const shards = (action: 'read' | 'write', expression?: string) =>
