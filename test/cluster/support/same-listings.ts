@@ -3,12 +3,13 @@
  * capabilities, `_mget`) and actions over several (refresh, flush, force merge, deletion by
  * pattern), to run against a one-process node and a cluster whose indexes are spread over cache
  * nodes: the answers must be the same but for what differs by nature (index uuids and creation
- * times are made in each layout; sizes in bytes depend on when memtables were cut).
+ * times are made in each layout; sizes in bytes depend on when memtables were cut; the layouts
+ * have their own numbers of nodes).
  */
 import { Client } from '@elastic/elasticsearch';
 
 /** what each layout makes on its own */
-const OWN_TO_LAYOUT = new Set(['uuid', 'index.uuid', 'creation_date', 'index.creation_date', 'creation.date', 'creation.date.string', 'size_in_bytes', 'store.size', 'pri.store.size', 'epoch', 'timestamp']);
+const OWN_TO_LAYOUT = new Set(['number_of_nodes', 'number_of_data_nodes', 'uuid', 'index.uuid', 'creation_date', 'index.creation_date', 'creation.date', 'creation.date.string', 'size_in_bytes', 'store.size', 'pri.store.size', 'epoch', 'timestamp']);
 
 export function normalizedListing(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalizedListing);
@@ -36,7 +37,9 @@ async function call(url: string, path: string, method = 'GET', body?: unknown): 
 /** The answer as compared: JSON re-serialized without what is each layout's own (key order kept). */
 function comparable(answer: Answer): unknown {
   const json = answer.contentType?.includes('json') === true && answer.text !== '';
-  return { status: answer.status, contentType: answer.contentType, body: json ? JSON.stringify(normalizedListing(JSON.parse(answer.text))) : answer.text };
+  const body = json ? JSON.stringify(normalizedListing(JSON.parse(answer.text))) : answer.text;
+  // uuids named in messages
+  return { status: answer.status, contentType: answer.contentType, body: body.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>') };
 }
 
 export const LISTINGS: Array<{ name: string; path: string; method?: string; body?: unknown }> = [
@@ -93,12 +96,40 @@ export async function listingsOf(url: string): Promise<Record<string, unknown>> 
   return out;
 }
 
-/** Actions over several indexes, each followed by a listing, through the official client where it has the call. */
+/**
+ * Changes to the catalog over several indexes (aliases, settings, mappings) and the listings of
+ * it (aliases, resolve, health, cluster state), then actions over several indexes (refresh,
+ * flush, force merge, deletion by pattern), through the official client where it has the call.
+ */
 export async function actionsOf(url: string): Promise<unknown[]> {
   const client = new Client({ node: url });
   const out: unknown[] = [];
   const listed = async () => out.push(comparable(await call(url, '/_cat/indices?h=index,docs.count,docs.deleted&s=index')));
   try {
+    // the catalog over indexes of several nodes: aliases, settings and mappings of patterns
+    out.push((await client.indices.updateAliases({ body: { actions: [{ add: { index: 'logs-*', alias: 'all-logs' } }, { add: { index: 'logs-b', alias: 'b-only', is_write_index: true } }] } })).body);
+    out.push((await client.indices.putAlias({ index: 'logs-c,logs-d', name: 'cd' })).body);
+    out.push((await client.indices.putSettings({ index: 'logs-*', body: { 'index.refresh_interval': '5s' } })).body);
+    out.push(comparable(await call(url, '/logs-*/_settings', 'PUT', { 'index.number_of_shards': 2 })));
+    out.push((await client.indices.putMapping({ index: 'all-logs', body: { properties: { extra: { type: 'keyword' } } } })).body);
+    out.push(comparable(await call(url, '/logs-*/_mapping', 'PUT', { properties: { seq: { type: 'keyword' } } })));
+    // cache nodes read the aliases again at their next heartbeat
+    await new Promise((r) => setTimeout(r, 600));
+    out.push(comparable(await call(url, '/_cat/aliases?v&s=alias,index')));
+    out.push((await client.indices.getAlias({ name: 'all-logs' })).body);
+    out.push(comparable(await call(url, '/logs-*/_alias')));
+    out.push(comparable(await call(url, '/_resolve/index/logs-*,all-*,cd')));
+    out.push((await client.indices.getSettings({ index: 'logs-*', name: 'index.refresh_interval' })).body);
+    out.push((await client.indices.getMapping({ index: 'cd,logs-e' })).body);
+    out.push((await client.mget({ body: { docs: [{ _index: 'b-only', _id: 'd1' }, { _index: 'all-logs', _id: 'd1' }, { _index: 'cd', _id: 'd2' }] } })).body);
+    out.push(comparable(await call(url, '/_cluster/health/logs-*?level=indices')));
+    out.push(comparable(await call(url, '/_cluster/health/nope?timeout=50ms')));
+    out.push(comparable(await call(url, '/_cat/health?h=cluster,status,shards,pri')));
+    out.push(comparable(await call(url, '/_cluster/state/metadata/logs-a,cd?flat_settings=true')));
+    out.push(comparable(await call(url, '/_cluster/state/metadata,blocks/all-logs')));
+    out.push((await client.indices.deleteAlias({ index: 'logs-*', name: 'all-logs' })).body);
+    out.push(comparable(await call(url, '/_cat/aliases?v&s=alias,index')));
+
     out.push((await client.indices.refresh({ index: 'logs-*' })).body);
     out.push((await client.indices.flush({ index: 'logs-a,logs-c,logs-e' })).body);
     out.push(normalizedListing((await client.indices.stats({ index: 'logs-*', metric: 'docs' })).body));
