@@ -1,8 +1,8 @@
 /**
  * Access control in a split cluster: the api process authenticates and checks what it answers
  * itself (bulk items, searches), and the cache node checks what the api process sends it whole
- * with the caller's credential; the statuses and answers are those of one process with the
- * same roles and keys.
+ * with the caller's credential (listings over several indexes: their share of each node
+ * holding some); the statuses and answers are those of one process with the same roles and keys.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -27,7 +27,7 @@ async function scenario(url: string): Promise<unknown[]> {
   const out: unknown[] = [];
   const call = async (who: keyof typeof keys | 'nobody', path: string, init: { method?: string; body?: string | object; headers?: Record<string, string> } = {}) => {
     const res = await request(`${url}${path}`, { ...init, headers: { ...init.headers, ...(who === 'nobody' ? {} : bearer(keys[who])) } });
-    const body = JSON.parse(JSON.stringify(res.body ?? null, (k, v: unknown) => (k === 'took' || k === 'index_uuid' ? undefined : v))) as unknown;
+    const body = JSON.parse(JSON.stringify(res.body ?? null, (k, v: unknown) => (k === 'took' || k === 'index_uuid' || k === 'uuid' || k === 'size_in_bytes' ? undefined : v))) as unknown;
     out.push({ who, path, status: res.status, body });
   };
   const lines = ndjson([
@@ -50,7 +50,16 @@ async function scenario(url: string): Promise<unknown[]> {
     await call(who, '/logs-*/_count');
     await call(who, '/logs-b/_doc/b1');
     await call(who, '/logs-a/_doc/a1');
+    // listings over indexes of both cache nodes: each key sees what it may read
+    await call(who, '/_cat/indices?format=json&h=index,docs.count');
+    await call(who, '/_stats/docs');
+    await call(who, '/logs-*,secrets/_mapping');
+    await call(who, '/secrets/_mapping');
+    await call(who, '/_field_caps?fields=msg');
+    await call(who, '/_mget', { body: { docs: [{ _index: 'logs-b', _id: 'b1' }, { _index: 'secrets', _id: 's1' }, { _index: 'logs-a', _id: 'a1' }] } });
   }
+  await call('writer', '/*', { method: 'DELETE' });
+  await call('writer', '/_cat/indices?format=json&h=index,docs.count');
   await call('reader', '/logs-a/_doc/a1', { method: 'DELETE' });
   return out;
 }
