@@ -71,6 +71,14 @@ export function namingUrl(request: ListingRequest, held: readonly string[]): str
   return `/${encodeURIComponent(held.join(','))}${rest}${query}`;
 }
 
+/** `url` with the query parameter `name` set to `value`. */
+export function withParam(url: string, name: string, value: string): string {
+  const [path, query] = splitUrl(url);
+  const params = new URLSearchParams(query);
+  params.set(name, value);
+  return `${path}?${params.toString()}`;
+}
+
 /** `[path, "?query" or ""]` */
 export function splitUrl(url: string): [string, string] {
   const q = url.indexOf('?');

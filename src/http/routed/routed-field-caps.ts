@@ -14,7 +14,7 @@ import { boolParam, stringParam } from '../query-params.js';
 import { checkExpandWildcards } from '../search/search-request.js';
 import type { RoutedApiDeps } from './deps.js';
 import { jsonOf, type HolderAnswer } from './fan-out.js';
-import { answerListing, namingUrl, splitUrl, type ListingRequest } from './listing.js';
+import { answerListing, namingUrl, withParam, type ListingRequest } from './listing.js';
 
 interface NodeFieldCaps {
   indices: string[];
@@ -31,16 +31,7 @@ export function registerRoutedFieldCaps(app: FastifyInstance, deps: RoutedApiDep
           checkExpandWildcards(stringParam(req.query, 'expand_wildcards'));
           return resolveTargets(catalog, accessOf(req), req.query, 'read', req.params.index);
         },
-        url: (req, held) => {
-          const [path] = splitUrl(namingUrl(req, held));
-          const query = new URLSearchParams();
-          for (const [key, value] of Object.entries(req.query)) {
-            if (value === undefined) continue;
-            for (const v of Array.isArray(value) ? value : [value]) query.append(key, v);
-          }
-          query.set('include_unmapped', 'true');
-          return `${path}?${query.toString()}`;
-        },
+        url: (req, held) => withParam(namingUrl(req, held), 'include_unmapped', 'true'),
         merge: (_reply, names, answers, req) => mergeFieldCaps(names, answers, boolParam(req.query, 'include_unmapped') ?? false),
       },
       request,

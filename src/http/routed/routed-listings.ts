@@ -17,7 +17,7 @@ import { permittedIndices } from '../../auth/index.js';
 import type { RoutedApiDeps } from './deps.js';
 import { jsonOf, type HolderAnswer } from './fan-out.js';
 import { forwardRequest } from './forward.js';
-import { addedUp, answerListing, byIndex, catalogOf, splitUrl, type Listing, type ListingRequest } from './listing.js';
+import { addedUp, answerListing, byIndex, catalogOf, namingUrl, splitUrl, withParam, type Listing, type ListingRequest } from './listing.js';
 import { registerRoutedFieldCaps } from './routed-field-caps.js';
 import { registerRoutedMget } from './routed-mget.js';
 
@@ -80,10 +80,9 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
       assertNoAliasNamed(catalog, request.params.index);
       return resolveTargets(catalog, accessOf(request), request.query, 'delete', request.params.index, { indexesOnly: true });
     },
-    merge: () => {
-      deps.routing.invalidate();
-      return { acknowledged: true };
-    },
+    // asked again after a node stopped, a node that deleted its share already has nothing to delete
+    url: (request, held) => withParam(namingUrl(request, held), 'ignore_unavailable', 'true'),
+    merge: () => ({ acknowledged: true }),
   });
   // `/` (which `/:index` matches too) and a path of one segment starting with `_` are other APIs
   // (the root, `/_alias`, `/_template`...), except `_all`
@@ -99,7 +98,15 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
     return reply.code(exists ? 200 : 404).send();
   });
   app.get('/:index', (request: ListingRequest, reply: FastifyReply) => (otherApi(request) ? forwardRequest(deps, request, reply) : getIndexes(request, reply)));
-  app.delete('/:index', (request: ListingRequest, reply: FastifyReply) => (otherApi(request) ? forwardRequest(deps, request, reply) : deleteIndexes(request, reply)));
+  app.delete('/:index', async (request: ListingRequest, reply: FastifyReply) => {
+    if (otherApi(request)) return forwardRequest(deps, request, reply);
+    try {
+      return await deleteIndexes(request, reply);
+    } finally {
+      // some indexes may be gone even when a node failed
+      deps.routing.invalidate();
+    }
+  });
 
   const catIndices = route({
     // without an index, every authenticated actor may ask, and sees only what it may read
