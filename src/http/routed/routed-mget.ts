@@ -36,6 +36,7 @@ async function routedMget(deps: RoutedApiDeps, request: ListingRequest): Promise
   // concrete index → the entries reading it
   const wanted = new Map<string, number[]>();
   let catalog = await catalogOf(deps);
+  let known = new Set(catalog.indexNames());
   let fresh = false;
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i]!;
@@ -43,13 +44,14 @@ async function routedMget(deps: RoutedApiDeps, request: ListingRequest): Promise
       if (!access.can('read', doc.index)) throw forbiddenIndexError('read', doc.index);
       let index: string;
       try {
-        index = readIndexIn((name) => catalog.indexNames().includes(name), catalog.aliasMap(), doc.index);
+        index = readIndexIn((name) => known.has(name), catalog.aliasMap(), doc.index);
       } catch (err) {
         if (!(err instanceof IndexNotFoundError) || fresh) throw err;
         // created through another api process since the catalog was read
         catalog = await catalogOf(deps, true);
+        known = new Set(catalog.indexNames());
         fresh = true;
-        index = readIndexIn((name) => catalog.indexNames().includes(name), catalog.aliasMap(), doc.index);
+        index = readIndexIn((name) => known.has(name), catalog.aliasMap(), doc.index);
       }
       let entries = wanted.get(index);
       if (entries === undefined) wanted.set(index, (entries = []));

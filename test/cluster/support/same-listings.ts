@@ -6,6 +6,7 @@
  * times are made in each layout; sizes in bytes depend on when memtables were cut; the layouts
  * have their own numbers of nodes).
  */
+import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
 
 /** what each layout makes on its own */
@@ -29,7 +30,7 @@ interface Answer {
 async function call(url: string, path: string, method = 'GET', body?: unknown): Promise<Answer> {
   const res = await fetch(`${url}${path}`, {
     method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }
@@ -122,6 +123,12 @@ export async function actionsOf(url: string): Promise<unknown[]> {
     out.push((await client.indices.getSettings({ index: 'logs-*', name: 'index.refresh_interval' })).body);
     out.push((await client.indices.getMapping({ index: 'cd,logs-e' })).body);
     out.push((await client.mget({ body: { docs: [{ _index: 'b-only', _id: 'd1' }, { _index: 'all-logs', _id: 'd1' }, { _index: 'cd', _id: 'd2' }] } })).body);
+    // sources come back as they were written, whatever their strings hold
+    const tricky = '{"_ts":1704067200000,"n":1.50,"msg":"a \\"quoted\\" ], {not: an object}, \\\\ and \\u00e9"}';
+    out.push((await call(url, '/logs-d/_doc/tricky', 'PUT', tricky)).status);
+    const mget = await call(url, '/_mget', 'POST', { docs: [{ _index: 'logs-b', _id: 'd1' }, { _index: 'logs-d', _id: 'tricky' }, { _index: 'logs-a', _id: 'd4' }] });
+    assert.ok(mget.text.includes(tricky.slice(1, -1)), mget.text);
+    out.push(mget);
     out.push(comparable(await call(url, '/_cluster/health/logs-*?level=indices')));
     out.push(comparable(await call(url, '/_cluster/health/nope?timeout=50ms')));
     out.push(comparable(await call(url, '/_cat/health?h=cluster,status,shards,pri')));
