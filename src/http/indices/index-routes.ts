@@ -15,7 +15,7 @@ import { jsonObjectBody } from '../request-body.js';
 import type { IndexNames } from '../search/target-indices.js';
 import { validateAliasName, aliasSpecsOf } from './alias-model.js';
 import { addAliases, syncAliases } from './catalog-link.js';
-import { ACKNOWLEDGED, aliasesOf, catalogSnapshot, mappingOf, settingsOf, shardsHeader } from './index-views.js';
+import { ACKNOWLEDGED, aliasesOf, catalogNames, catalogSnapshot, mappingOf, settingsOf, shardsHeader } from './index-views.js';
 import { fieldsOfMapping } from './mapping-convert.js';
 import { checkKnownSettings, normalizeSettings, renderSettings } from './settings.js';
 import { expressionParts, targetIndices, type IndicesRequest } from './targets.js';
@@ -91,9 +91,11 @@ async function createIndex(deps: ApiDeps, request: IndicesRequest): Promise<Reco
   assertNamedIndicesPermitted(access, 'write', [name]);
   validateIndexName(name);
   const given = parseCreateBody(jsonObjectBody(request.body));
+  // every index of the catalog: in a cluster, one on another cache node as well
+  const existing = given.aliases.length === 0 ? undefined : new Set((await catalogNames(deps)).indexNames());
   for (const { alias } of given.aliases) {
     validateAliasName(alias);
-    if (alias === name || deps.engine.shard(alias)) {
+    if (alias === name || existing?.has(alias)) {
       throw new BadRequestError(`Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`, 'invalid_alias_name_exception', {
         index: alias,
       });

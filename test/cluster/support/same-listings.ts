@@ -110,6 +110,9 @@ export async function actionsOf(url: string): Promise<unknown[]> {
     // the catalog over indexes of several nodes: aliases, settings and mappings of patterns
     out.push((await client.indices.updateAliases({ body: { actions: [{ add: { index: 'logs-*', alias: 'all-logs' } }, { add: { index: 'logs-b', alias: 'b-only', is_write_index: true } }] } })).body);
     out.push((await client.indices.putAlias({ index: 'logs-c,logs-d', name: 'cd' })).body);
+    // an alias may not be named as an index, whichever node holds that index
+    out.push(comparable(await call(url, '/fresh', 'PUT', { aliases: { 'logs-a': {} } })));
+    out.push(comparable(await call(url, '/fresh', 'PUT', { aliases: { 'logs-b': {} } })));
     out.push((await client.indices.putSettings({ index: 'logs-*', body: { 'index.refresh_interval': '5s' } })).body);
     out.push(comparable(await call(url, '/logs-*/_settings', 'PUT', { 'index.number_of_shards': 2 })));
     out.push((await client.indices.putMapping({ index: 'all-logs', body: { properties: { extra: { type: 'keyword' } } } })).body);
