@@ -36,7 +36,7 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
   });
   for (const path of ['/_stats', '/_stats/:stats', '/:index/_stats', '/:index/_stats/:stats']) app.get(path, stats);
 
-  // entries keyed by index: mappings, settings, index metadata
+  // entries keyed by index: mappings, settings, index metadata (`GET /{indexes}`, below)
   const keyed = route({
     targets: (catalog, request) => resolveTargets(catalog, accessOf(request), request.query, 'read', request.params.index),
     merge: (_reply, names, answers) => byIndex(names, answers.map((a) => jsonOf(a))),
@@ -71,10 +71,6 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
   app.post('/_forcemerge', shards('write', '_all'));
   app.post('/:index/_forcemerge', shards('write', '_all'));
 
-  const getIndexes = route({
-    targets: (catalog, request) => resolveTargets(catalog, accessOf(request), request.query, 'read', request.params.index),
-    merge: (_reply, names, answers) => byIndex(names, answers.map((a) => jsonOf(a))),
-  });
   const deleteIndexes = route({
     targets: (catalog, request) => {
       assertNoAliasNamed(catalog, request.params.index);
@@ -97,7 +93,7 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
     const exists = indexExists(await catalogOf(deps), access, request.params.index) || indexExists(await catalogOf(deps, true), access, request.params.index);
     return reply.code(exists ? 200 : 404).send();
   });
-  app.get('/:index', (request: ListingRequest, reply: FastifyReply) => (otherApi(request) ? forwardRequest(deps, request, reply) : getIndexes(request, reply)));
+  app.get('/:index', (request: ListingRequest, reply: FastifyReply) => (otherApi(request) ? forwardRequest(deps, request, reply) : keyed(request, reply)));
   app.delete('/:index', async (request: ListingRequest, reply: FastifyReply) => {
     if (otherApi(request)) return forwardRequest(deps, request, reply);
     try {
