@@ -94,6 +94,10 @@ test('a split cluster answers writes, searches and aggregations as one process d
   assert.ok(pages.length > 20);
   assert.deepEqual(await scrollPages(api.url), pages);
 
+  // health counts the processes of the cluster and every index, whichever node holds it
+  const health = (await request<{ number_of_nodes: number; number_of_data_nodes: number; active_shards: number }>(`${api.url}/_cluster/health`)).body;
+  assert.deepEqual([health.number_of_nodes, health.number_of_data_nodes, health.active_shards], [4, 2, INDEXES.length + 1]);
+
   // listings over the indexes of both cache nodes, and actions over them (deletion by pattern last)
   const listings = await listingsOf(single.url);
   for (const url of [api.url, coordinator.url]) {
