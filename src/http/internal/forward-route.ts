@@ -1,9 +1,10 @@
 /**
  * `/_internal/es`: the Elasticsearch API of a cache node, for the api role to send it the
  * requests one index decides (document reads and writes, a part of a bulk body, index
- * management). The request runs through this node's own Elasticsearch routes (`esApp`, not
- * listening on any port) with the caller's credential, so access control checks it as in one
- * process; the answer goes back as it is.
+ * management), and `/_internal/es/indexes`: its share of a request over several indexes. The
+ * request runs through this node's own Elasticsearch routes (`esApp`, not listening on any
+ * port) with the caller's credential, so access control checks it as in one process; the answer
+ * goes back as it is.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BadRequestError } from '../../common/index.js';

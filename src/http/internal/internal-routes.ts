@@ -3,8 +3,9 @@
  * secret (see auth/cluster-secret.ts): `GET /_internal/node` (who answers: id, name, roles, URL)
  * and `GET /_internal/cluster` (every membership row, live or dead; the coordinator lease; the
  * index placements); in a split cluster `POST /_internal/placements/{index}` (the coordinator
- * places an index), and on a cache node `POST /_internal/search` (its part of a search) and
- * `/_internal/es` (its Elasticsearch API, for requests the api role sends whole).
+ * places an index), and on a cache node `POST /_internal/search` (its part of a search),
+ * `/_internal/es` (its Elasticsearch API, for requests the api role sends whole) and
+ * `POST /_internal/es/indexes` (the same for its share of a request over several indexes).
  */
 import type { FastifyInstance } from 'fastify';
 import { COORDINATOR_LEASE } from '../../cluster/index.js';

@@ -1,7 +1,8 @@
 /**
  * The Elasticsearch API of the api role in a cluster whose data is on other processes: writes
  * routed to the cache node holding each index, searches and listings over several indexes spread
- * over the cache nodes and merged, everything else sent whole to one cache node. A process running every role does not use it.
+ * over the cache nodes and merged, everything else sent whole to one cache node. A process
+ * running every role does not use it.
  */
 import type { FastifyInstance } from 'fastify';
 import { createGuardedServer } from '../guarded-server.js';
