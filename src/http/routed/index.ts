@@ -5,6 +5,7 @@
  * running every role does not use it.
  */
 import type { FastifyInstance } from 'fastify';
+import { ENDPOINT_PERMISSIONS } from '../../auth/index.js';
 import { createGuardedServer } from '../guarded-server.js';
 import { registerProbeRoutes } from '../routes/root.js';
 import { noHandler } from '../server.js';
@@ -27,6 +28,20 @@ export function buildRoutedApi(deps: RoutedApiDeps, internalRoutes: (app: Fastif
   registerRoutedSearch(app, deps);
   registerRoutedListings(app, deps);
   registerRoutedCluster(app, deps);
+  registerOneSegmentApis(app, deps);
   internalRoutes(app);
   return app;
+}
+
+/**
+ * The one-segment paths of one process's API (`/_alias`, `/_template`, `/_license`...) that the
+ * api role sends whole: registered as such, so that `/:index` (a listing here) does not take
+ * them and they keep their own row of the endpoint permission table, which lists every route.
+ */
+function registerOneSegmentApis(app: FastifyInstance, deps: RoutedApiDeps): void {
+  for (const { method, url } of ENDPOINT_PERMISSIONS) {
+    // HEAD comes with GET
+    if (!/^\/_[^/:]+$/.test(url) || (method !== 'GET' && method !== 'DELETE') || app.hasRoute({ method, url })) continue;
+    app.route({ method, url, handler: (request, reply) => forwardRequest(deps, request, reply) });
+  }
 }
