@@ -62,11 +62,15 @@ async function routedMget(deps: RoutedApiDeps, request: ListingRequest): Promise
     }
   }
   const entriesOf = (held: readonly string[]) => held.flatMap((index) => wanted.get(index)!).sort((a, b) => a - b);
+  // the index an alias resolved to here, so that a node whose aliases are a heartbeat old reads
+  // the same one; the alias itself when the caller may read only it (the node checks access again)
+  const indexOf = new Map<number, string>();
+  for (const [index, entries] of wanted) for (const i of entries) indexOf.set(i, access.can('read', index) ? index : docs[i]!.index);
   const [, query] = splitUrl(request.url);
   const answers = await askHolders(deps, request, [...wanted.keys()].sort(), {
     method: 'POST',
     url: () => `/_mget${query}`,
-    body: (held) => Buffer.from(JSON.stringify({ docs: entriesOf(held).map((i) => ({ _index: docs[i]!.index, _id: docs[i]!.id, ...(sources[i] === undefined ? {} : { _source: sources[i] }) })) })),
+    body: (held) => Buffer.from(JSON.stringify({ docs: entriesOf(held).map((i) => ({ _index: indexOf.get(i), _id: docs[i]!.id, ...(sources[i] === undefined ? {} : { _source: sources[i] }) })) })),
     headers: { 'content-type': 'application/json' },
   });
   for (const answer of answers) {
