@@ -163,7 +163,7 @@ added(['GET'], ['/health/livez', '/health/readyz'], PUBLIC);
 added(['GET'], ['/_internal/node', '/_internal/cluster'], { kind: 'cluster_secret' });
 // the data path between roles: a search part, a placement asked of the coordinator, and the
 // Elasticsearch API of a cache node, which checks the caller's credential itself as one process does
-added(['POST'], ['/_internal/search', '/_internal/placements/:index', '/_internal/es/indexes'], { kind: 'cluster_secret' });
+added(['POST'], ['/_internal/search', '/_internal/placements/:index', '/_internal/es/indexes', '/_internal/mappings'], { kind: 'cluster_secret' });
 added(['GET', 'POST', 'PUT', 'DELETE'], ['/_internal/es'], { kind: 'cluster_secret' });
 added(['DELETE'], ['/_internal/scroll/:id'], { kind: 'cluster_secret' });
 // the web console's static files hold no data: its API calls carry the key and are checked as usual

@@ -4,9 +4,11 @@
  * caller's access; the body names the indexes this node answers for, and the search as the
  * client sent it, parsed here again with the same code. A scroll part pins this node's segments
  * (kept in a scroll store of its own, cleared by `DELETE /_internal/scroll/{id}` or on expiry)
- * and pages through them after the sort values the api role sends.
+ * and pages through them after the sort values the api role sends. `POST /_internal/mappings`:
+ * the mappings of some of its indexes, as the search parts send them.
  */
 import type { FastifyInstance } from 'fastify';
+import { BadRequestError } from '../../common/index.js';
 import { targetOrder, type SearchPartRequest, type SearchPartResponse } from '../../cluster/index.js';
 import type { SearchTarget } from '../../engine/index.js';
 import type { ApiDeps } from '../deps.js';
@@ -28,6 +30,16 @@ export function registerSearchPartRoute(app: FastifyInstance, deps: SearchPartDe
     const part = jsonObjectBody(request.body) as unknown as SearchPartRequest;
     await deps.assertHeld(part.held);
     return searchPart(deps, scrolls, part);
+  });
+  // the exact mappings of held indexes: the api role checks a mapping change of indexes held by
+  // several nodes against all of them before any node makes it
+  app.post('/_internal/mappings', async (request) => {
+    const { indices } = (jsonObjectBody(request.body) ?? {}) as { indices?: unknown };
+    if (!Array.isArray(indices)) throw new BadRequestError('[/_internal/mappings] needs [indices]');
+    const held = indices.map(String);
+    await deps.assertHeld(held);
+    await deps.engine.openIndexes(held);
+    return mappingsOf(deps, held);
   });
   app.delete('/_internal/scroll/:id', async (request) => {
     const { id } = request.params as { id: string };

@@ -20,6 +20,8 @@ export type ListingRequest = FastifyRequest<{ Params: Record<string, string | un
 export interface Listing {
   /** the indexes the request covers, checked and resolved as one process does (errors included) */
   targets(catalog: IndexNames, request: ListingRequest): string[];
+  /** before any holder is asked: what needs every index at once (a change made all or nothing) */
+  before?(names: readonly string[], request: ListingRequest): Promise<void>;
   /** the path and query a holder is asked, naming its indexes; by default the request's own with them in place of its expression */
   url?(request: ListingRequest, held: readonly string[]): string;
   /** the answers (in the order of the holders' first index) merged into the reply */
@@ -47,6 +49,7 @@ export async function resolvedOnCatalog<T>(deps: RoutedApiDeps, resolve: (catalo
 
 export async function answerListing(deps: RoutedApiDeps, listing: Listing, request: ListingRequest, reply: FastifyReply): Promise<FastifyReply | Record<string, unknown>> {
   const names = await resolvedOnCatalog(deps, (catalog) => listing.targets(catalog, request));
+  if (names.length > 0) await listing.before?.(names, request);
   const body = request.body === undefined || request.body === null ? undefined : bodyBuffer(request.body);
   const answers =
     names.length === 0

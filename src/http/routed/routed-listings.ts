@@ -14,8 +14,9 @@ import { mappingUpdateOf } from '../indices/mapping-routes.js';
 import { metricsOf } from '../indices/stats-routes.js';
 import { resolveTargets } from '../indices/targets.js';
 import { permittedIndices } from '../../auth/index.js';
+import { IndexMapping } from '../../engine/index.js';
 import type { RoutedApiDeps } from './deps.js';
-import { jsonOf, type HolderAnswer } from './fan-out.js';
+import { jsonOf, withPlacements, type HolderAnswer } from './fan-out.js';
 import { forwardRequest } from './forward.js';
 import { addedUp, answerListing, byIndex, catalogOf, namingUrl, splitUrl, withParam, type Listing, type ListingRequest } from './listing.js';
 import { registerRoutedFieldCaps } from './routed-field-caps.js';
@@ -45,12 +46,13 @@ export function registerRoutedListings(app: FastifyInstance, deps: RoutedApiDeps
     app.get(path, keyed);
   }
 
-  // a mapping change of several indexes: each holder changes its own (see docs/deployment.md on a conflict)
+  // a mapping change of several indexes: checked against every index first, then each holder changes its own
   const putMapping = route({
     targets: (catalog, request) => {
       mappingUpdateOf(request.body);
       return resolveTargets(catalog, accessOf(request), request.query, 'write', request.params.index);
     },
+    before: (names, request) => checkMappingChange(deps, names, mappingUpdateOf(request.body)),
     merge: () => ({ acknowledged: true }),
   });
   app.put('/:index/_mapping', putMapping);
@@ -167,4 +169,26 @@ function catRows(answer: HolderAnswer, columns: readonly CatColumn[]): Array<Rec
 function sendCat(reply: FastifyReply, columns: readonly CatColumn[], rows: Array<Record<string, CatCell>>, request: ListingRequest): FastifyReply {
   const { contentType, body } = renderCat(columns, rows, request.query);
   return reply.type(contentType).send(body);
+}
+
+/**
+ * A conflict on any index fails the change before any node makes it, as in one process, which
+ * checks every index first: indexes held by one node are checked there, those of several here,
+ * against their mappings as their nodes hold them, in the order one process checks them.
+ */
+async function checkMappingChange(deps: RoutedApiDeps, names: readonly string[], fields: ReturnType<typeof mappingUpdateOf>): Promise<void> {
+  const owners = await deps.routing.byOwner(names);
+  if (owners.size < 2) return;
+  const parts = await withPlacements(
+    deps,
+    names,
+    (held) => Promise.all([...held].map(([url, indices]) => deps.client.json<Record<string, unknown>>(url, '/_internal/mappings', { indices }))),
+    { owners },
+  );
+  const mappings: Record<string, unknown> = Object.assign({}, ...parts);
+  for (const name of names) {
+    if (!Object.hasOwn(mappings, name)) continue;
+    const update = IndexMapping.fromJSON(mappings[name]).update();
+    for (const [field, type, parent] of fields) update.declare(field, type, parent);
+  }
 }

@@ -117,6 +117,10 @@ export async function actionsOf(url: string): Promise<unknown[]> {
     out.push(comparable(await call(url, '/logs-*/_settings', 'PUT', { 'index.number_of_shards': 2 })));
     out.push((await client.indices.putMapping({ index: 'all-logs', body: { properties: { extra: { type: 'keyword' } } } })).body);
     out.push(comparable(await call(url, '/logs-*/_mapping', 'PUT', { properties: { seq: { type: 'keyword' } } })));
+    // a conflict on one index (on one node) changes no index (on any node)
+    out.push((await call(url, '/logs-b/_doc/odd-one', 'PUT', { _ts: 1_704_067_200_000, odd: 5 })).status);
+    out.push(comparable(await call(url, '/logs-*/_mapping', 'PUT', { properties: { added: { type: 'keyword' }, odd: { type: 'keyword' } } })));
+    out.push(comparable(await call(url, '/logs-*/_mapping')));
     // at once: whichever node holds what, the aliases are read from the catalog
     out.push(comparable(await call(url, '/_cat/aliases?v&s=alias,index')));
     out.push((await client.indices.getAlias({ name: 'all-logs' })).body);
