@@ -4,8 +4,9 @@
  * and `GET /_internal/cluster` (every membership row, live or dead; the coordinator lease; the
  * index placements); in a split cluster `POST /_internal/placements/{index}` (the coordinator
  * places an index), and on a cache node `POST /_internal/search` (its part of a search),
- * `/_internal/es` (its Elasticsearch API, for requests the api role sends whole) and
- * `POST /_internal/es/indexes` (the same for its share of a request over several indexes).
+ * `POST /_internal/mappings` (the mappings of some of its indexes), `/_internal/es` (its
+ * Elasticsearch API, for requests the api role sends whole) and `POST /_internal/es/indexes`
+ * (the same for its share of a request over several indexes).
  */
 import type { FastifyInstance } from 'fastify';
 import { COORDINATOR_LEASE } from '../../cluster/index.js';

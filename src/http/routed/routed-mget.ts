@@ -85,7 +85,7 @@ async function routedMget(deps: RoutedApiDeps, request: ListingRequest): Promise
 }
 
 /** The texts of the items of the array under `key` of a JSON object's text, as they are written. */
-export function arrayItemTexts(text: string, key: string): string[] {
+function arrayItemTexts(text: string, key: string): string[] {
   const open = text.indexOf('[', text.indexOf(JSON.stringify(key)));
   const items: string[] = [];
   let depth = 0;
