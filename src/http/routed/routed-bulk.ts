@@ -79,14 +79,23 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
   const path = request.params.index === undefined ? '/_bulk' : `/${encodeURIComponent(request.params.index)}/_bulk`;
   const headers = { ...pickHeaders(FORWARDED_HEADERS, (name) => request.headers[name]), 'content-type': 'application/x-ndjson' };
+  // the usual case, a shipper's batch for one node with nothing failed here: the body goes on as
+  // it came and the node's answer comes back as it is, with no item split, parsed or rendered
+  const whole = !anyError && parts.size === 1 && [...parts.values()][0]!.items.length === items.length;
+  let wholeAnswer: string | undefined;
   await Promise.all(
     [...parts].map(async ([url, part]) => {
-      const lines: Buffer[] = [];
-      for (const i of part.items) lines.push(body.subarray(items[i]!.spanStart, items[i]!.spanEnd), NEWLINE);
+      const partHeaders = { ...headers, [INDEXES_HEADER]: [...part.indexes].join(',') };
       let answered: string[];
       try {
+        if (whole) {
+          wholeAnswer = await sendWhole(deps, url, path + query, body, partHeaders);
+          return;
+        }
+        const lines: Buffer[] = [];
+        for (const i of part.items) lines.push(body.subarray(items[i]!.spanStart, items[i]!.spanEnd), NEWLINE);
         let errors: boolean;
-        ({ items: answered, errors } = await sendPart(deps, url, path + query, Buffer.concat(lines), { ...headers, [INDEXES_HEADER]: [...part.indexes].join(',') }, part.items.length));
+        ({ items: answered, errors } = await sendPart(deps, url, path + query, Buffer.concat(lines), partHeaders, part.items.length));
         anyError ||= errors;
       } catch (err) {
         if (!(err instanceof SvcError)) throw err;
@@ -99,8 +108,23 @@ async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params:
     }),
   );
   if ([...parts.values()].some((p) => [...p.indexes].some((index) => !deps.routing.knows(index)))) deps.routing.invalidate();
+  if (wholeAnswer !== undefined) return wholeAnswer;
   const took = Math.round(performance.now() - started);
   return `{"took":${took},"errors":${anyError},"items":[${rendered.join(',')}]}`;
+}
+
+/** The whole request sent to one node: its answer text, as the node wrote it. */
+async function sendWhole(deps: RoutedApiDeps, url: string, path: string, body: Buffer, headers: Record<string, string>): Promise<string> {
+  const res = await deps.client.call(url, FORWARD_PATH, { method: 'POST', body, headers: { ...headers, [FORWARD_URL_HEADER]: path } });
+  const text = res.body.toString('utf8');
+  if (res.status === 200) return text;
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not an error body of ours (a proxy's page, say): remoteError words it from the status
+  }
+  throw remoteError(res.status, parsed);
 }
 
 /** One node's items: their rendered results, in the order sent. */
