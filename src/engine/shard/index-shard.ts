@@ -183,17 +183,18 @@ export class IndexShard {
     return 'batch' in found ? found.batch.sourceOf(found.k) : found.segment.source(found.doc);
   }
 
-  /** The live document with a generated `_id`, looked for in every segment; null when none. */
+  /**
+   * The live document with a generated `_id`, looked for in every segment (by each file's id
+   * index, a memtable's ids scanned); null when none.
+   */
   findGenerated(id: bigint): { segment: SegmentReader; doc: number; lid: number } | null {
     for (const target of this.searchTargets()) {
-      const ids = target.segment.ids();
-      const n = target.segment.numDocs;
-      for (let d = 0; d < n; d++) {
-        if (ids[d] !== id) continue;
-        const lid = target.segment.numeric('_lid')![d]!;
-        if (this.deleted.has(lid)) return null;
-        return { segment: target.segment, doc: d, lid };
-      }
+      const segment = target.segment;
+      const d = segment.docOfGeneratedId !== undefined ? segment.docOfGeneratedId(id) : scanIds(segment, id);
+      if (d < 0) continue;
+      const lid = segment.numeric('_lid')![d]!;
+      if (this.deleted.has(lid)) return null;
+      return { segment, doc: d, lid };
     }
     return null;
   }
@@ -562,6 +563,14 @@ export class IndexShard {
     for (const s of this.segments) s.reader?.close();
     this.segments = [];
   }
+}
+
+/** The first doc of a segment with `_id` `id`, or -1, by a scan of its ids. */
+function scanIds(segment: SegmentReader, id: bigint): number {
+  const ids = segment.ids();
+  const n = segment.numDocs;
+  for (let d = 0; d < n; d++) if (ids[d] === id) return d;
+  return -1;
 }
 
 function newPending(): PendingMemtable {
