@@ -60,6 +60,8 @@ describe('cache holdings', () => {
       indexNames: () => ['mine'],
       dropIndex: async (name: string) => void dropped.push(name),
       openIndexes: async (names: readonly string[]) => void opened.push(...names),
+      handOver: async () => undefined,
+      takeBack: async () => undefined,
     };
     await holdings.reconcile(engine, member.leaseLapses);
     assert.deepEqual(dropped, ['mine']);
