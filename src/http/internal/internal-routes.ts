@@ -56,12 +56,13 @@ export function registerInternalRoutes(app: FastifyInstance, deps: InternalRoute
         live: n.live,
         heartbeat_at_ms: n.heartbeatAtMs,
         lease_expires_at_ms: n.leaseExpiresAtMs,
+        draining: n.draining,
       })),
       coordinator:
         lease === undefined
           ? null
           : { holder: lease.holder, epoch: lease.epoch, live: lease.live, acquired_at_ms: lease.acquiredAtMs, expires_at_ms: lease.expiresAtMs },
-      placements: placements.map((p) => ({ index: p.index, node_id: p.nodeId, lease_epoch: p.leaseEpoch, placed_at_ms: p.placedAtMs })),
+      placements: placements.map((p) => ({ index: p.index, node_id: p.nodeId, lease_epoch: p.leaseEpoch, placed_at_ms: p.placedAtMs, moving_to: p.movingTo ?? null })),
     };
   });
 }
