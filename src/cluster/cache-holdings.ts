@@ -97,6 +97,9 @@ export class CacheHoldings {
    * answers the same.
    */
   async handOver(engine: HeldEngine, index: string, to: string, leaseLive: boolean): Promise<void> {
+    // asked again while it runs (a coordinator that took the lease over): the same answer
+    const running = this.handovers.get(index);
+    if (running !== undefined && running.to === to) return running.done;
     await this.refresh();
     const placement = (await this.metastore.placements.listPlacements()).find((p) => p.index === index);
     if (placement?.nodeId === to) return;
@@ -106,6 +109,15 @@ export class CacheHoldings {
     if (!leaseLive) throw new IndexNotHereError(`cache node [${this.nodeId}] has not renewed its lease; its indexes may be moving`);
     if (this.leaving.has(index)) throw new IndexNotHereError(`index [${index}] is being handed over already`, index);
     this.leaving.add(index);
+    const done = this.completeHandOver(engine, index, to).finally(() => this.handovers.delete(index));
+    this.handovers.set(index, { to, done });
+    return done;
+  }
+
+  /** handovers running, by index */
+  private readonly handovers = new Map<string, { to: string; done: Promise<void> }>();
+
+  private async completeHandOver(engine: HeldEngine, index: string, to: string): Promise<void> {
     let completed = false;
     try {
       await engine.handOver(index);

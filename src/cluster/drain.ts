@@ -5,6 +5,7 @@
  * for a lease's length as after a stop. Used by `POST /_internal/drain` and by a graceful stop.
  */
 import type { Metastore } from '../metastore/index.js';
+import { COORDINATOR_LEASE } from './member.js';
 
 export interface DrainState {
   node_id: string;
@@ -19,13 +20,14 @@ export async function placedOn(metastore: Metastore, nodeId: string): Promise<st
 }
 
 /**
- * Waits until no index is placed on the drained node, or `untilMs` (local time) passes, or no
- * other live cache node takes indexes (nothing can move then); the indexes left on it.
+ * Waits until no index is placed on the drained node, or `untilMs` (local time) passes, or
+ * nothing can move them (no other live cache node takes indexes, or no coordinator holds the
+ * lease); the indexes left on it.
  */
 export async function waitDrained(metastore: Metastore, nodeId: string, untilMs: number, pollMs = 100): Promise<string[]> {
   for (;;) {
-    const [left, nodes] = await Promise.all([placedOn(metastore, nodeId), metastore.nodes.liveNodes()]);
-    if (left.length === 0 || Date.now() >= untilMs) return left;
+    const [left, nodes, lease] = await Promise.all([placedOn(metastore, nodeId), metastore.nodes.liveNodes(), metastore.leases.get(COORDINATOR_LEASE)]);
+    if (left.length === 0 || Date.now() >= untilMs || lease?.live !== true) return left;
     if (!nodes.some((n) => n.id !== nodeId && n.roles.includes('cache') && !n.draining)) return left;
     await new Promise((r) => setTimeout(r, pollMs));
   }
