@@ -460,6 +460,8 @@ export class Engine {
 
   requireShard(name: string): IndexShard {
     const shard = this.shards.get(name);
+    // a request that reached this node before its index was handed over is sent on by the caller
+    if (!shard && this.handedOver.has(name)) throw new IndexNotHereError(`index [${name}] is held by another cache node`, name);
     if (!shard) throw new IndexNotFoundError(name);
     return shard;
   }
@@ -889,6 +891,8 @@ export class Engine {
    */
   async handOver(name: string): Promise<void> {
     if (!this.recoveredFlag) await this.recover();
+    // an index being opened here (placed here a moment ago) is handed over once it is open
+    await this.opening.get(name)?.catch(() => undefined);
     this.handedOver.add(name);
     const shard = this.shards.get(name);
     if (shard === undefined) return;

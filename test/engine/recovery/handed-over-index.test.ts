@@ -69,6 +69,7 @@ describe('an index handed over to another engine while both run', () => {
     assert.ok((await write(owner, 220, 230)).every(refused), 'a write reaching the old owner later is refused too');
     await owner.openIndexes([INDEX]);
     assert.deepEqual(owner.indexNames(), [], 'nor is the index opened again there');
+    assert.throws(() => owner.requireShard(INDEX), (err: { status: number }) => err.status === 503, 'a read that reaches it is sent on');
 
     const next = await Engine.open(testEngineOptions(path.join(root, 'next'), metastore, { ...shared, holds: () => true }));
     const held = ids(next);
