@@ -32,3 +32,18 @@ export async function waitDrained(metastore: Metastore, nodeId: string, untilMs:
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
+
+/**
+ * Starts (or ends) the drain of this node; with `waitMs`, waits up to that long for its indexes
+ * to be handed over (waitDrained). What the drain route answers.
+ */
+export async function drainNode(
+  member: { readonly nodeId: string; setDraining(draining: boolean): Promise<void> },
+  metastore: Metastore,
+  draining: boolean,
+  waitMs?: number,
+): Promise<DrainState> {
+  await member.setDraining(draining);
+  const indexes = waitMs === undefined ? await placedOn(metastore, member.nodeId) : await waitDrained(metastore, member.nodeId, Date.now() + waitMs);
+  return { node_id: member.nodeId, draining, indexes };
+}

@@ -13,4 +13,4 @@ export { ClusterRouting, type ClusterRoutingOptions, type RoutingSnapshot } from
 export { targetOrder, type SearchPartRequest, type SearchPartResponse } from './search-parts.js';
 export { CacheHoldings } from './cache-holdings.js';
 export { Rebalancer, type RebalancerOptions } from './rebalancer.js';
-export { placedOn, waitDrained, type DrainState } from './drain.js';
+export { drainNode, placedOn, waitDrained, type DrainState } from './drain.js';

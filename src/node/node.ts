@@ -18,7 +18,7 @@ import { createLogger, Metrics, type Logger } from '../observability/index.js';
 import { Engine, QueryPool, ReaderCacheBudget, useReaderCacheBudget } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, buildInternalApi, registerInternalRoutes, type Lifecycle } from '../http/index.js';
-import { CacheHoldings, ClusterMember, ClusterRouting, InternalClient, placedOn, waitDrained } from '../cluster/index.js';
+import { CacheHoldings, ClusterMember, ClusterRouting, drainNode, InternalClient, waitDrained } from '../cluster/index.js';
 import { connectIndexCatalog, syncAliases } from '../http/indices/index.js';
 import { buildRoutedApi } from '../http/routed/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
@@ -56,8 +56,9 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     config.metastoreUrl ? { kind: 'postgres', url: config.metastoreUrl } : { kind: 'sqlite', path: path.join(config.dataDir, 'metastore.sqlite') },
   );
   const split = !config.cluster.allRoles;
-  const client = split ? new InternalClient(config.cluster.secret) : undefined;
-  const member = new ClusterMember({ config: config.cluster, nodeName: config.nodeName, metastore, logger, ...(client === undefined ? {} : { client }) });
+  const client = new InternalClient(config.cluster.secret);
+  // in a cluster, the lease holder moves live indexes between cache nodes over internal calls
+  const member = new ClusterMember({ config: config.cluster, nodeName: config.nodeName, metastore, logger, ...(split ? { client } : {}) });
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
   const audit = createAuditLog(logger);
   const rbac = new RbacService(metastore.rbac, { audit });
@@ -82,12 +83,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
           esApp,
           assertHeld: (indexes: readonly string[]) => holdings.assertHeld(indexes, holdings.leaseIntact(member)),
           handOver: (index: string, to: string) => holdings.handOver(data.engine, index, to, holdings.leaseIntact(member)),
-          drain: async (draining: boolean, waitMs?: number) => {
-            await member.setDraining(draining);
-            const nodeId = member.nodeId;
-            const indexes = waitMs === undefined ? await placedOn(metastore, nodeId) : await waitDrained(metastore, nodeId, Date.now() + waitMs);
-            return { node_id: nodeId, draining, indexes };
-          },
+          drain: (draining: boolean, waitMs?: number) => drainNode(member, metastore, draining, waitMs),
         }
       : undefined;
   let app: FastifyInstance;
@@ -96,12 +92,12 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   } else if (roles.includes('api')) {
     const routing = new ClusterRouting({
       metastore,
-      client: client!,
+      client,
       maxAgeMs: config.cluster.heartbeatIntervalMs,
       moveWaitMs: Math.max(2 * config.cluster.leaseMs, 10_000),
       movesFromDead: config.cluster.sharedWalDir !== undefined,
     });
-    app = buildRoutedApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, routing, client: client! }, (routes) =>
+    app = buildRoutedApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, routing, client }, (routes) =>
       registerInternalRoutes(routes, { config, metastore, cluster: member, ...(dataRoutes === undefined ? {} : { data: dataRoutes }) }),
     );
   } else {
