@@ -75,6 +75,11 @@ export class IndexShard {
   onSegmentFlushed: (() => void) | undefined;
   /** set once the shard is closed or its index deleted: background work stops */
   closed = false;
+  /** set while the index is handed over to another node: writes to it are refused */
+  leaving = false;
+  /** writes taken and not yet finished, and who waits for them to end (see writesDone) */
+  private writes = 0;
+  private writesEnded: Array<() => void> = [];
   /** deleted and replaced documents, by `_lid` */
   readonly deleted = new DeletedDocs();
   /** client-supplied `_id` key → its live document */
@@ -554,6 +559,22 @@ export class IndexShard {
       s.reader = null;
     }
     return true;
+  }
+
+  /** A write to this index begins (its documents got their lids); writeEnded follows it. */
+  writeBegan(): void {
+    this.writes++;
+  }
+
+  writeEnded(): void {
+    if (--this.writes > 0) return;
+    for (const resolve of this.writesEnded.splice(0)) resolve();
+  }
+
+  /** Resolves when no write to this index is running. */
+  writesDone(): Promise<void> {
+    if (this.writes === 0) return Promise.resolve();
+    return new Promise((resolve) => this.writesEnded.push(resolve));
   }
 
   /** Waits for running flushes, then closes segment files. */

@@ -3,8 +3,9 @@
  * secret (see auth/cluster-secret.ts): `GET /_internal/node` (who answers: id, name, roles, URL)
  * and `GET /_internal/cluster` (every membership row, live or dead; the coordinator lease; the
  * index placements); in a split cluster `POST /_internal/placements/{index}` (the coordinator
- * places an index), and on a cache node `POST /_internal/search` (its part of a search) and
- * `/_internal/es` (its Elasticsearch API, for requests the api role sends whole).
+ * places an index), and on a cache node `POST /_internal/search` (its part of a search),
+ * `/_internal/es` (its Elasticsearch API, for requests the api role sends whole) and the routes
+ * that move its indexes while it runs (handover, drain: see move-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { COORDINATOR_LEASE } from '../../cluster/index.js';
@@ -12,6 +13,7 @@ import type { Config } from '../../config/index.js';
 import type { Metastore } from '../../metastore/index.js';
 import type { ClusterMembership } from '../deps.js';
 import { registerForwardRoute, type CacheGuard } from './forward-route.js';
+import { registerMoveRoutes, type MoveRouteDeps } from './move-routes.js';
 import { registerPlacementRoute } from './placement-route.js';
 import { registerSearchPartRoute, type SearchPartDeps } from './search-part-route.js';
 
@@ -20,7 +22,7 @@ export interface InternalRouteDeps {
   metastore: Metastore;
   cluster: ClusterMembership;
   /** the data of a cache node in a cluster: search parts and its Elasticsearch API for the api role */
-  data?: SearchPartDeps & CacheGuard & { esApp: FastifyInstance };
+  data?: SearchPartDeps & CacheGuard & MoveRouteDeps & { esApp: FastifyInstance };
 }
 
 export function registerInternalRoutes(app: FastifyInstance, deps: InternalRouteDeps): void {
@@ -28,6 +30,7 @@ export function registerInternalRoutes(app: FastifyInstance, deps: InternalRoute
   if (deps.data !== undefined) {
     registerSearchPartRoute(app, deps.data);
     registerForwardRoute(app, deps.data);
+    registerMoveRoutes(app, deps.data, deps.cluster.nodeId);
   }
   app.get('/_internal/node', async () => ({
     id: deps.cluster.nodeId,
@@ -53,12 +56,13 @@ export function registerInternalRoutes(app: FastifyInstance, deps: InternalRoute
         live: n.live,
         heartbeat_at_ms: n.heartbeatAtMs,
         lease_expires_at_ms: n.leaseExpiresAtMs,
+        draining: n.draining,
       })),
       coordinator:
         lease === undefined
           ? null
           : { holder: lease.holder, epoch: lease.epoch, live: lease.live, acquired_at_ms: lease.acquiredAtMs, expires_at_ms: lease.expiresAtMs },
-      placements: placements.map((p) => ({ index: p.index, node_id: p.nodeId, lease_epoch: p.leaseEpoch, placed_at_ms: p.placedAtMs })),
+      placements: placements.map((p) => ({ index: p.index, node_id: p.nodeId, lease_epoch: p.leaseEpoch, placed_at_ms: p.placedAtMs, moving_to: p.movingTo ?? null })),
     };
   });
 }

@@ -23,6 +23,8 @@ export interface RoutedSearch {
   params: QueryParams;
   body: Record<string, unknown> | undefined;
   nowMs: number;
+  /** until when the request waits for its indexes to move, all its parts together */
+  deadlineMs: number;
 }
 
 export async function prepare(
@@ -36,22 +38,23 @@ export async function prepare(
   const aggregations = parseSearchAggregations(search);
   const snapshot = await deps.routing.current();
   const indices = readableIndices({ indexNames: () => snapshot.indexes, aliasMap: () => snapshot.aliases.map() }, access, expression, params);
-  const owners = await deps.routing.byOwner(indices);
-  return { search, aggregations, indices, owners, params, body, nowMs: search.request.nowMs ?? Date.now() };
+  const deadlineMs = deps.routing.deadline();
+  const owners = await deps.routing.byOwner(indices, deadlineMs);
+  return { search, aggregations, indices, owners, params, body, nowMs: search.request.nowMs ?? Date.now(), deadlineMs };
 }
 
 /**
  * Each node's part, asked of every node at once; `scroll` per node URL for the pages of a
  * scroll. A search (not a scroll page, whose views live on their nodes) that meets a node
- * stopping or an index moving (503) is asked again with the placements read again, for as long
- * as the routing waits for a move.
+ * stopping or an index moving (503) is asked again with the placements read again, until the
+ * request's deadline.
  */
 export async function searchParts(
   deps: RoutedApiDeps,
   routed: RoutedSearch,
   scroll?: (url: string) => SearchPartRequest['scroll'],
 ): Promise<{ parts: Array<SearchPartResponse & { url: string }>; typeOf: FieldTypeLookup }> {
-  const deadline = Date.now() + deps.routing.moveWaitMs;
+  const deadline = routed.deadlineMs;
   let owners = routed.owners;
   for (;;) {
     try {
@@ -62,7 +65,7 @@ export async function searchParts(
       deps.routing.invalidate();
       if (scroll !== undefined || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 200));
-      owners = await deps.routing.byOwner(routed.indices);
+      owners = await deps.routing.byOwner(routed.indices, deadline);
     }
   }
 }
