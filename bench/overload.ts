@@ -26,8 +26,9 @@ async function main(): Promise<void> {
     .option('--in-flight-mib <n>', 'SVC_IN_FLIGHT_REQUESTS_BYTES in MiB (request bodies and answers held at once)', integer(1), 32)
     .option('--query-queue <n>', 'SVC_QUERY_QUEUE_SIZE (searches waiting for a turn before 429)', integer(0), 8)
     .option('--backoff-ms <n>', 'how long a client waits after a 429', integer(0), 100)
+    .option('--server-node-args <args>', 'extra node flags for the service, space-separated', '')
     .parse()
-    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number; readerCacheMib: number; inFlightMib: number; queryQueue: number; backoffMs: number }>();
+    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number; readerCacheMib: number; inFlightMib: number; queryQueue: number; backoffMs: number; serverNodeArgs: string }>();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-'));
   try {
     const report = await runOverload({
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
       inFlightRequestsBytes: opts.inFlightMib * MiB,
       queryQueueSize: opts.queryQueue,
       backoffMs: opts.backoffMs,
+      nodeArgs: opts.serverNodeArgs.split(' ').filter((a) => a.length > 0),
     });
     process.stdout.write(
       `${JSON.stringify({ ...report, peakRssMiB: Math.round(report.peakRssBytes / MiB), aggregationBudgetMiB: Math.round(report.aggregationMemoryBytes / MiB), readerCacheMiB: Math.round(report.readerCacheBytes / MiB), peakInFlightMiB: +(report.peakInFlightBytes / MiB).toFixed(1), peakMainHeapMiB: Math.round(report.peakMainHeapBytes / MiB), budgetMiB: Math.round(report.budgetBytes / MiB) }, null, 2)}\n`,

@@ -36,6 +36,8 @@ export interface OverloadOptions {
   queryQueueSize?: number;
   /** how long a search client waits after a 429 */
   backoffMs?: number;
+  /** extra node flags for the service (V8 heap settings, say) */
+  nodeArgs?: readonly string[];
   log?: (line: string) => void;
 }
 
@@ -100,7 +102,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
     dataDir: path.join(opts.workDir, 'data'),
     port: 0,
     logFile: path.join(opts.workDir, 'overload.log'),
-    nodeArgs: [],
+    nodeArgs: opts.nodeArgs ?? [],
     env: {
       SVC_AGGREGATION_MEMORY_BYTES: String(opts.aggregationMemoryBytes),
       SVC_MEMTABLE_MAX_BYTES: String(opts.memtableMaxBytes),

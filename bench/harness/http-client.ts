@@ -10,6 +10,7 @@ export interface HttpRequest {
   path: string;
   body?: Buffer | string;
   contentType?: string;
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface HttpResponse {
@@ -38,9 +39,10 @@ export class HttpClient {
           port: this.base.port,
           method: req.method,
           path: req.path,
-          headers: body
-            ? { 'content-type': req.contentType ?? 'application/json', 'content-length': body.length }
-            : {},
+          headers: {
+            ...req.headers,
+            ...(body ? { 'content-type': req.contentType ?? 'application/json', 'content-length': body.length } : {}),
+          },
           timeout: timeoutMs,
         },
         (res) => {

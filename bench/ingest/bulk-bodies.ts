@@ -20,9 +20,18 @@ export interface BulkBodies {
  * Cuts the generator's documents into bodies; `observe` sees the generator after each document
  * (its `last*` fields), for tallying expected answers on the way.
  */
-export function buildBulkBodies(gen: CorpusGenerator, opts: { batchDocs: number; index: string; observe?: (gen: CorpusGenerator) => void }): BulkBodies {
+export function buildBulkBodies(
+  gen: CorpusGenerator,
+  opts: {
+    batchDocs: number;
+    index: string;
+    /** more indexes: body i goes to `indexes[i % indexes.length]` (`index` is then not used) */
+    indexes?: readonly string[];
+    observe?: (gen: CorpusGenerator) => void;
+  },
+): BulkBodies {
   const started = performance.now();
-  const action = `{"index":{"_index":${JSON.stringify(opts.index)}}}\n`;
+  const actions = (opts.indexes ?? [opts.index]).map((index) => `{"index":{"_index":${JSON.stringify(index)}}}\n`);
   const bodies: Buffer[] = [];
   const counts: number[] = [];
   let documentBytes = 0;
@@ -30,6 +39,7 @@ export function buildBulkBodies(gen: CorpusGenerator, opts: { batchDocs: number;
   while (gen.generated < gen.docs) {
     const n = Math.min(opts.batchDocs, gen.docs - gen.generated);
     const parts: string[] = new Array(n);
+    const action = actions[bodies.length % actions.length]!;
     for (let i = 0; i < n; i++) {
       const doc = gen.next();
       opts.observe?.(gen);

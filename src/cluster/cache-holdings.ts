@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ServiceUnavailableError } from '../common/index.js';
+import { IndexNotHereError } from '../common/index.js';
 import type { Metastore } from '../metastore/index.js';
 
 /** What the holdings need of the engine. */
@@ -15,12 +15,16 @@ export interface HeldEngine {
   indexNames(): string[];
   openIndexes(names: readonly string[]): Promise<void>;
   dropIndex(name: string): Promise<void>;
+  handOver(name: string): Promise<void>;
+  takeBack(name: string): Promise<void>;
 }
 
 export class CacheHoldings {
   private held = new Set<string>();
   /** indexes placed on other nodes */
   private elsewhere = new Set<string>();
+  /** indexes being handed over to another node: refused here until the handover ends */
+  private readonly leaving = new Set<string>();
 
   constructor(
     private readonly metastore: Metastore,
@@ -70,15 +74,64 @@ export class CacheHoldings {
    * and retries.
    */
   async assertHeld(indexes: readonly string[], leaseLive: boolean): Promise<void> {
-    if (!leaseLive) throw new ServiceUnavailableError(`cache node [${this.nodeId}] has not renewed its lease; its indexes may be moving`);
+    if (!leaseLive) throw new IndexNotHereError(`cache node [${this.nodeId}] has not renewed its lease; its indexes may be moving`);
+    const leaving = indexes.find((i) => this.leaving.has(i));
+    if (leaving !== undefined) throw new IndexNotHereError(`index [${leaving}] is being handed over to another cache node`, leaving);
     if (indexes.every((i) => this.held.has(i))) return;
     await this.refresh();
     const moved = indexes.find((i) => this.elsewhere.has(i));
-    if (moved !== undefined) throw new ServiceUnavailableError(`index [${moved}] is held by another cache node`);
+    if (moved !== undefined) throw new IndexNotHereError(`index [${moved}] is held by another cache node`, moved);
   }
 
+  /** Whether the index is this node's to open and serve (placed here, and not being handed over). */
   holds(index: string): boolean {
-    return this.held.has(index);
+    return this.held.has(index) && !this.leaving.has(index);
+  }
+
+  /**
+   * Hands `index` over to cache node `to`, as the coordinator asked (the placement's `moving_to`):
+   * requests about it are refused from now on, the engine commits everything of it and lets it
+   * go, then the placement switches to `to` (completeMove). When the engine fails, or the move
+   * was withdrawn or can no longer happen (a node's lease ran out), the index stays here and is
+   * opened again. Asked again after it completed (the coordinator did not see the answer), it
+   * answers the same.
+   */
+  async handOver(engine: HeldEngine, index: string, to: string, leaseLive: boolean): Promise<void> {
+    // asked again while it runs (a coordinator that took the lease over): the same answer
+    const running = this.handovers.get(index);
+    if (running !== undefined && running.to === to) return running.done;
+    await this.refresh();
+    const placement = (await this.metastore.placements.listPlacements()).find((p) => p.index === index);
+    if (placement?.nodeId === to) return;
+    if (placement === undefined || placement.nodeId !== this.nodeId || placement.movingTo !== to) {
+      throw new IndexNotHereError(`index [${index}] is not asked to move from [${this.nodeId}] to [${to}]`, index);
+    }
+    if (!leaseLive) throw new IndexNotHereError(`cache node [${this.nodeId}] has not renewed its lease; its indexes may be moving`);
+    if (this.leaving.has(index)) throw new IndexNotHereError(`index [${index}] is being handed over already`, index);
+    this.leaving.add(index);
+    const done = this.completeHandOver(engine, index, to).finally(() => this.handovers.delete(index));
+    this.handovers.set(index, { to, done });
+    return done;
+  }
+
+  /** handovers running, by index */
+  private readonly handovers = new Map<string, { to: string; done: Promise<void> }>();
+
+  private async completeHandOver(engine: HeldEngine, index: string, to: string): Promise<void> {
+    let completed = false;
+    try {
+      await engine.handOver(index);
+      completed = await this.metastore.placements.completeMove({ index, from: this.nodeId, to });
+    } finally {
+      this.leaving.delete(index);
+      if (completed) {
+        this.held.delete(index);
+        this.elsewhere.add(index);
+      } else {
+        await engine.takeBack(index);
+      }
+    }
+    if (!completed) throw new IndexNotHereError(`the move of index [${index}] to [${to}] was withdrawn or cannot happen now; it stays on [${this.nodeId}]`, index);
   }
 
   /** This node's write-ahead log directory; undefined: the data directory's. */

@@ -7,8 +7,10 @@
  * its own.
  */
 export { ClusterMember, COORDINATOR_LEASE, type ClusterMemberOptions, type ClusterView } from './member.js';
-export { planPlacements, type PlacementOptions } from './placement.js';
-export { InternalClient, remoteError, type InternalRequest, type InternalResponse } from './internal-client.js';
+export { planMove, planPlacements, type PlacementOptions, type PlannedMove } from './placement.js';
+export { InternalClient, notApplied, remoteError, type InternalRequest, type InternalResponse } from './internal-client.js';
 export { ClusterRouting, type ClusterRoutingOptions, type RoutingSnapshot } from './routing.js';
 export { targetOrder, type SearchPartRequest, type SearchPartResponse } from './search-parts.js';
 export { CacheHoldings } from './cache-holdings.js';
+export { Rebalancer, type RebalancerOptions } from './rebalancer.js';
+export { drainNode, placedOn, waitDrained, type DrainState } from './drain.js';

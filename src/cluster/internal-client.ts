@@ -4,7 +4,7 @@
  * caller: the request may be retried once the placement moved or the node came back.
  */
 import { CLUSTER_SECRET_HEADER } from '../auth/index.js';
-import { ServiceUnavailableError, SvcError } from '../common/index.js';
+import { IndexNotHereError, ServiceUnavailableError, SvcError } from '../common/index.js';
 
 
 export interface InternalResponse {
@@ -17,6 +17,8 @@ export interface InternalRequest {
   method?: string;
   body?: Buffer | string;
   headers?: Record<string, string>;
+  /** give up after this long (a 503: the answer is unknown) */
+  timeoutMs?: number;
 }
 
 export class InternalClient {
@@ -27,7 +29,12 @@ export class InternalClient {
     if (this.secret !== undefined) headers[CLUSTER_SECRET_HEADER] = this.secret;
     let res: Response;
     try {
-      res = await fetch(baseUrl + path, { method: req.method ?? 'GET', headers, body: req.body });
+      res = await fetch(baseUrl + path, {
+        method: req.method ?? 'GET',
+        headers,
+        body: req.body,
+        ...(req.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(req.timeoutMs) }),
+      });
     } catch (err) {
       throw new ServiceUnavailableError(`node at [${baseUrl}] could not be reached: ${(err as Error).cause ?? (err as Error).message}`);
     }
@@ -35,9 +42,10 @@ export class InternalClient {
   }
 
   /** POSTs JSON and parses the JSON answer; an error answer is thrown as the error it renders. */
-  async json<T>(baseUrl: string, path: string, body?: unknown): Promise<T> {
+  async json<T>(baseUrl: string, path: string, body?: unknown, timeoutMs?: number): Promise<T> {
     const res = await this.call(baseUrl, path, {
       method: body === undefined ? 'GET' : 'POST',
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     });
     const parsed = JSON.parse(res.body.toString('utf8')) as unknown;
@@ -52,4 +60,14 @@ export function remoteError(status: number, body: unknown): SvcError {
   if (error === undefined || typeof error !== 'object') return new SvcError('exception', status, `a node of the cluster answered ${status}`);
   const { type, reason, root_cause: _rootCause, ...details } = error;
   return new SvcError(type ?? 'exception', status, reason ?? `a node of the cluster answered ${status}`, details);
+}
+
+/**
+ * Whether an answer is a refusal of a request (or a bulk item) a cache node made before applying
+ * any of it (see IndexNotHereError): sending it again, once the placements were read again,
+ * cannot write anything twice. A request whose answer was lost (the node died, the connection
+ * broke) is not one: its outcome is unknown.
+ */
+export function notApplied(status: number, type: string | undefined): boolean {
+  return status === 503 && type === IndexNotHereError.TYPE;
 }

@@ -1,7 +1,8 @@
 /**
  * This process as a member of the cluster: every heartbeat interval it renews its row in the
  * nodes table; with the coordinator role it also tries for the coordinator lease (the database
- * decides who holds it) and, while holding it, places new indexes on cache nodes. A failed tick
+ * decides who holds it) and, while holding it, places new indexes on cache nodes and, in a
+ * cluster of several processes, moves live indexes between them (see Rebalancer). A failed tick
  * is logged and the next one tries again; the lease is counted as lost once its local deadline
  * passes without a renewal.
  */
@@ -9,7 +10,9 @@ import type { ClusterConfig } from '../config/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import type { Metastore, NodeRecord, PlacementRecord } from '../metastore/index.js';
 import { processFigures, type Logger } from '../observability/index.js';
+import type { InternalClient } from './internal-client.js';
 import { planPlacements } from './placement.js';
+import { Rebalancer } from './rebalancer.js';
 
 export const COORDINATOR_LEASE = 'coordinator';
 
@@ -18,6 +21,8 @@ export interface ClusterMemberOptions {
   nodeName: string;
   metastore: Metastore;
   logger: Logger;
+  /** calls to other processes: with it, the lease holder moves live indexes between cache nodes */
+  client?: InternalClient;
 }
 
 /** What the cluster looks like now, as the membership table says. */
@@ -38,8 +43,36 @@ export class ClusterMember {
   /** local time until which this process may act as the coordinator lease holder */
   private leaseDeadlineMs = 0;
 
+  private readonly rebalancer: Rebalancer | undefined;
+  private drainingFlag = false;
+
   constructor(private readonly opts: ClusterMemberOptions) {
     this.nodeId = opts.config.nodeId;
+    this.rebalancer =
+      opts.client !== undefined && opts.config.roles.includes('coordinator')
+        ? new Rebalancer({
+            metastore: opts.metastore,
+            client: opts.client,
+            logger: opts.logger,
+            leaseName: COORDINATOR_LEASE,
+            holder: this.nodeId,
+            isLeader: () => this.isCoordinatorLeader,
+          })
+        : undefined;
+  }
+
+  /** True while this node hands its indexes over to others and takes no new ones. */
+  get draining(): boolean {
+    return this.drainingFlag;
+  }
+
+  /**
+   * Starts (or ends) draining this node: the coordinator hands its indexes over to other cache
+   * nodes one by one and places nothing new on it. Written at once; every heartbeat repeats it.
+   */
+  async setDraining(draining: boolean): Promise<void> {
+    this.drainingFlag = draining;
+    await this.opts.metastore.nodes.setDraining(this.nodeId, draining);
   }
 
   get roles(): readonly string[] {
@@ -90,6 +123,7 @@ export class ClusterMember {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.ticking;
+    await this.rebalancer?.stop();
     try {
       if (this.leaseDeadlineMs > 0) await this.opts.metastore.leases.release(COORDINATOR_LEASE, this.nodeId);
       this.leaseDeadlineMs = 0;
@@ -128,6 +162,7 @@ export class ClusterMember {
       stats: { ...processFigures() },
       startedAtMs: this.startedAtMs,
       leaseMs: config.leaseMs,
+      draining: this.drainingFlag,
     });
     // counted from before the request: the database renewed the row no earlier than that
     this.nodeLeaseDeadlineMs = beatAtMs + config.leaseMs;
@@ -140,6 +175,7 @@ export class ClusterMember {
     if (attempt.held && !wasLeader) this.opts.logger.info({ nodeId: this.nodeId, epoch: attempt.lease.epoch }, 'holding the coordinator lease');
     if (!attempt.held && wasLeader) this.opts.logger.warn({ nodeId: this.nodeId, holder: attempt.lease.holder }, 'lost the coordinator lease');
     if (attempt.held) await this.placeIndexes();
+    if (attempt.held) this.rebalancer?.kick();
   }
 
   private async afterBeat(): Promise<void> {
@@ -165,9 +201,9 @@ export class ClusterMember {
     const [placements, nodes] = await Promise.all([metastore.placements.listPlacements(), metastore.nodes.liveNodes()]);
     const found = placements.find((p) => p.index === index);
     if (found !== undefined) return found;
-    const cacheNodes = nodes.filter((n) => n.roles.includes('cache')).map((n) => n.id);
+    const { cacheNodes, draining } = cacheNodesOf(nodes);
     const counted = placements.map((p) => p.index);
-    const change = planPlacements([...counted, index], placements, cacheNodes);
+    const change = planPlacements([...counted, index], placements, cacheNodes, { draining });
     const mine = change.place.filter((p) => p.index === index);
     if (mine.length === 0) throw new ServiceUnavailableError(`no live cache node to place index [${index}] on`);
     if (!(await metastore.placements.applyAsLeaseHolder(COORDINATOR_LEASE, this.nodeId, { place: mine, remove: [] }))) {
@@ -185,17 +221,23 @@ export class ClusterMember {
   private async placeIndexes(): Promise<void> {
     const { metastore, config } = this.opts;
     const [indexes, placements, nodes] = await Promise.all([metastore.indexes.listIndexes(), metastore.placements.listPlacements(), metastore.nodes.liveNodes()]);
-    const cacheNodes = nodes.filter((n) => n.roles.includes('cache')).map((n) => n.id);
+    const { cacheNodes, draining } = cacheNodesOf(nodes);
     const change = planPlacements(
       indexes.map((i) => i.name),
       placements,
       cacheNodes,
       // placedAtMs is the database's clock: the grace is long enough for clocks that disagree
-      { moveFromDead: config.sharedWalDir !== undefined, nowMs: Date.now(), graceMs: Math.max(60_000, 4 * config.leaseMs) },
+      { moveFromDead: config.sharedWalDir !== undefined, nowMs: Date.now(), graceMs: Math.max(60_000, 4 * config.leaseMs), draining },
     );
     if (change.place.length === 0 && change.remove.length === 0 && (change.move?.length ?? 0) === 0) return;
     const applied = await metastore.placements.applyAsLeaseHolder(COORDINATOR_LEASE, this.nodeId, change);
     if (applied && (change.move?.length ?? 0) > 0) this.opts.logger.info({ moved: change.move }, 'indexes of dead cache nodes moved');
     if (applied) this.opts.logger.debug({ placed: change.place, removed: change.remove }, 'index placements changed');
   }
+}
+
+/** The live cache nodes' ids, and those of them that drain. */
+function cacheNodesOf(nodes: readonly NodeRecord[]): { cacheNodes: string[]; draining: Set<string> } {
+  const cache = nodes.filter((n) => n.roles.includes('cache'));
+  return { cacheNodes: cache.map((n) => n.id), draining: new Set(cache.filter((n) => n.draining).map((n) => n.id)) };
 }

@@ -29,8 +29,10 @@ export interface ClusterRoutingOptions {
   client: InternalClient;
   /** how long a snapshot serves before it is read again */
   maxAgeMs: number;
-  /** how long to wait for an index on a dead cache node to move before answering 503 */
+  /** how long a request waits, all its parts together, for its indexes to move before a 503 */
   moveWaitMs: number;
+  /** whether the coordinator moves the indexes of a dead cache node (a shared log volume) */
+  movesFromDead: boolean;
 }
 
 export class ClusterRouting {
@@ -39,9 +41,12 @@ export class ClusterRouting {
 
   constructor(private readonly opts: ClusterRoutingOptions) {}
 
-  /** How long a request waits for an index on a node that died or left to move. */
-  get moveWaitMs(): number {
-    return this.opts.moveWaitMs;
+  /**
+   * The local time until which a request starting now waits for its indexes to move (a node
+   * that died or left, an index handed over): one deadline shared by all parts of the request.
+   */
+  deadline(): number {
+    return Date.now() + this.opts.moveWaitMs;
   }
 
   /**
@@ -103,11 +108,11 @@ export class ClusterRouting {
 
   /**
    * The URL of the live cache node holding `index`. Without a placement, the index is placed
-   * first when `place` (a request that creates it), else undefined. An index on a dead node
-   * waits up to moveWaitMs for the coordinator to move it.
+   * first when `place` (a request that creates it), else undefined. An index on a node that is
+   * not live waits until `deadline` for the coordinator to move it, or fails at once when no
+   * move can happen (the coordinator moves a dead node's indexes only with a shared log volume).
    */
-  async ownerUrl(index: string, place: boolean): Promise<string | undefined> {
-    const deadline = Date.now() + this.opts.moveWaitMs;
+  async ownerUrl(index: string, place: boolean, deadline = this.deadline()): Promise<string | undefined> {
     let s = await this.current();
     for (let attempt = 0; ; attempt++) {
       const nodeId = s.placements.get(index);
@@ -119,6 +124,11 @@ export class ClusterRouting {
         s = await this.current(true);
         const placedUrl = s.liveUrls.get(placed.node_id);
         if (placedUrl !== undefined) return placedUrl;
+      }
+      if (attempt > 0 && nodeId !== undefined && !this.opts.movesFromDead) {
+        throw new ServiceUnavailableError(
+          `index [${index}] is held by cache node [${nodeId}], which is not live; without SVC_SHARED_WAL_DIR its indexes do not move, and it answers again once that node is back`,
+        );
       }
       if (attempt > 0 && Date.now() > deadline) {
         throw new ServiceUnavailableError(`index [${index}] is placed on node [${nodeId ?? 'none'}], which is not live; it moves once the coordinator places it again`);
@@ -133,11 +143,11 @@ export class ClusterRouting {
     return this.opts.client.json(s.coordinatorUrl, `/_internal/placements/${encodeURIComponent(index)}`, {});
   }
 
-  /** Groups concrete indexes by the URL of the live cache node holding them (placing none). */
-  async byOwner(indexes: readonly string[]): Promise<Map<string, string[]>> {
+  /** Groups concrete indexes by the URL of the live cache node holding them (placing none), all waiting until one deadline. */
+  async byOwner(indexes: readonly string[], deadline = this.deadline()): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     for (const index of indexes) {
-      const url = await this.ownerUrl(index, false);
+      const url = await this.ownerUrl(index, false, deadline);
       // an index of the catalog nobody holds yet has no documents
       if (url === undefined) continue;
       let list = out.get(url);

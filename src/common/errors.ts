@@ -148,3 +148,16 @@ export class ServiceUnavailableError extends SvcError {
     super('service_unavailable_exception', 503, reason);
   }
 }
+
+/**
+ * A request about an index this node does not take now: being handed over to another node, held
+ * by another, or this node's lease is out. Refused before anything of it was applied, so the
+ * caller may send it again, unchanged, once it has read where the index is (the api role does).
+ */
+export class IndexNotHereError extends SvcError {
+  static readonly TYPE = 'unavailable_shards_exception';
+
+  constructor(reason: string, index?: string) {
+    super(IndexNotHereError.TYPE, 503, reason, index === undefined ? {} : { index });
+  }
+}

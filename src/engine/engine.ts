@@ -16,6 +16,7 @@ import {
   SvcError,
   validateIndexName,
   IndexNotFoundError,
+  IndexNotHereError,
   ResourceExistsError,
   idTimestampMs,
   ID_EPOCH_MS,
@@ -266,7 +267,7 @@ export class Engine {
    * in this node's own log before they are taken. Names not in the catalog are left out.
    */
   async openIndexes(names: readonly string[]): Promise<void> {
-    const missing = names.filter((n) => !this.shards.has(n));
+    const missing = names.filter((n) => !this.shards.has(n) && (this.opts.holds === undefined || this.opts.holds(n)));
     if (missing.length === 0) return;
     const records = new Map((await this.opts.catalog.listIndexes()).map((r) => [r.name, r]));
     await Promise.all(
@@ -292,6 +293,7 @@ export class Engine {
     await this.readWalIdentities(records, shard);
     // the lids it must go on from are known: writes may come now, the replay runs beside them
     this.shards.set(record.name, shard);
+    this.handedOver.delete(record.name);
     try {
       if (shard.isRecovering) await this.replayWal(records, shard);
     } finally {
@@ -458,6 +460,8 @@ export class Engine {
 
   requireShard(name: string): IndexShard {
     const shard = this.shards.get(name);
+    // a request that reached this node before its index was handed over is sent on by the caller
+    if (!shard && this.handedOver.has(name)) throw new IndexNotHereError(`index [${name}] is held by another cache node`, name);
     if (!shard) throw new IndexNotFoundError(name);
     return shard;
   }
@@ -469,6 +473,7 @@ export class Engine {
   ensureIndex(name: string, init?: NewIndexInit): Promise<IndexShard> {
     const existing = this.shards.get(name);
     if (existing) return Promise.resolve(existing);
+    if (this.handedOver.has(name)) return Promise.reject(new IndexNotHereError(`index [${name}] is held by another cache node`, name));
     const inFlight = this.creating.get(name);
     if (inFlight) return inFlight;
     const created = (async () => {
@@ -537,6 +542,23 @@ export class Engine {
       }
     }
 
+    // an index being handed over takes no more writes; the ones taken before end first (handOver)
+    for (const [name, write] of writes) {
+      if (!write.shard.leaving) continue;
+      writes.delete(name);
+      const err = new IndexNotHereError(`index [${name}] is being handed over to another cache node`, name);
+      for (let i = 0; i < ops.length; i++) if (ops[i]!.index === name) outcomes[i] = { ok: false, index: name, id: ops[i]!.id, error: err };
+    }
+    for (const { shard } of writes.values()) shard.writeBegan();
+    try {
+      return await this.writeTaken(body, ops, writes, outcomes, receivedTs);
+    } finally {
+      for (const { shard } of writes.values()) shard.writeEnded();
+    }
+  }
+
+  /** The ops of a write whose indexes take it: identities, the log record, the memtables. */
+  private async writeTaken(body: Buffer, ops: readonly WriteOp[], writes: Map<string, ShardWrite>, outcomes: WriteOutcome[], receivedTs: number): Promise<WriteOutcome[]> {
     // Give every document its identity in one synchronous pass, so lids follow WAL order and
     // each op sees the ops before it (a replace, a delete, an update of the same `_id`).
     const scanned: ScannedDocument = { ts: NaN, keepEnd: 0 };
@@ -855,6 +877,47 @@ export class Engine {
       if (seq !== null && seq < oldest) oldest = seq;
     }
     await this.wal.removeFilesBefore(oldest);
+  }
+
+  /** indexes handed over to another node (or being handed over): writes to them are refused here */
+  private readonly handedOver = new Set<string>();
+
+  /**
+   * Hands an index over to another cache node, which opens it from the catalog alone: from now
+   * on its writes are refused (IndexNotHereError), the writes already taken end, every memtable
+   * is committed and every delete recorded in the catalog, then the index is let go here. When
+   * that fails the index stays and takes writes again. Resolves once nothing of the index is
+   * held only by this node (its log records may go).
+   */
+  async handOver(name: string): Promise<void> {
+    if (!this.recoveredFlag) await this.recover();
+    // an index being opened here (placed here a moment ago) is handed over once it is open
+    await this.opening.get(name)?.catch(() => undefined);
+    this.handedOver.add(name);
+    const shard = this.shards.get(name);
+    if (shard === undefined) return;
+    shard.leaving = true;
+    try {
+      await shard.writesDone();
+      await this.flushShard(shard);
+      if (!shard.holdsOnlySegments) throw new IndexNotHereError(`index [${name}] still holds unflushed documents; its handover is given up`, name);
+    } catch (err) {
+      shard.leaving = false;
+      this.handedOver.delete(name);
+      throw err;
+    }
+    this.shards.delete(name);
+    shard.closed = true;
+    // a merge that started before commits before the other node opens the index
+    await this.compactor.idle();
+    await shard.close();
+    this.opts.logger.info({ index: name }, 'index handed over: everything of it is in the catalog');
+  }
+
+  /** An index whose handover did not complete is this node's again: opened again from the catalog. */
+  async takeBack(name: string): Promise<void> {
+    this.handedOver.delete(name);
+    await this.openIndexes([name]);
   }
 
   /**

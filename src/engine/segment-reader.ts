@@ -82,6 +82,11 @@ export interface SegmentReader {
 
   /** `_id` of each doc: 64-bit unsigned numbers. */
   ids(): BigUint64Array;
+  /**
+   * The doc holding a generated `_id`, or -1; offered by segments that no longer change (others
+   * are scanned).
+   */
+  docOfGeneratedId?(id: bigint): number;
   /** The document as stored, a JSON object text including `_ts` and `_lid`. */
   source(doc: number): string;
   /**

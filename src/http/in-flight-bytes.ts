@@ -15,6 +15,8 @@ import { CircuitBreakingError, humanBytes } from '../common/index.js';
 interface Holding {
   bytes: number;
   closed: boolean;
+  /** its body was charged whole when it was admitted: no need to count it as it arrives */
+  bodyCharged: boolean;
 }
 
 export class InFlightBytes {
@@ -30,11 +32,14 @@ export class InFlightBytes {
   /**
    * Opens the request's account (closed with its response, finished or aborted); throws
    * CircuitBreakingError when its declared body would take what others hold past the budget.
+   * A body held as it is sent (`declaredIsHeld`: no content encoding) is charged at once, as
+   * Elasticsearch charges a request's content length, and read without a counting stream.
    */
-  admit(reply: FastifyReply, declaredBytes: number): void {
+  admit(reply: FastifyReply, declaredBytes: number, declaredIsHeld: boolean): void {
     if (declaredBytes > 0 && this.used > 0 && this.used + declaredBytes > this.limitBytes) throw this.tooLarge(this.used + declaredBytes);
-    const holding: Holding = { bytes: 0, closed: false };
+    const holding: Holding = { bytes: 0, closed: false, bodyCharged: declaredBytes > 0 && declaredIsHeld };
     this.holdings.set(reply, holding);
+    if (holding.bodyCharged) this.hold(holding, declaredBytes);
     reply.raw.once('close', () => {
       holding.closed = true;
       this.used -= holding.bytes;
@@ -48,7 +53,7 @@ export class InFlightBytes {
    */
   countBody(reply: FastifyReply, body: NodeJS.ReadableStream): NodeJS.ReadableStream {
     const holding = this.holdings.get(reply);
-    if (!holding) return body;
+    if (!holding || holding.bodyCharged) return body;
     const counted = new Transform({
       transform: (chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) => {
         if (!holding.closed) {

@@ -39,7 +39,8 @@ export function createServer(opts: ServerOptions): FastifyInstance {
   const inFlight = opts.inFlight;
   if (inFlight) {
     app.addHook('onRequest', async (request, reply) => {
-      inFlight.admit(reply, Number(request.headers['content-length'] ?? 0) || 0);
+      // an inflated body is counted as it comes out of the inflater, not by its declared size
+      inFlight.admit(reply, Number(request.headers['content-length'] ?? 0) || 0, request.headers['content-encoding'] === undefined);
     });
   }
 

@@ -18,6 +18,8 @@ export interface NodeHeartbeat {
   stats: JsonObject;
   startedAtMs: number;
   leaseMs: number;
+  /** the node hands its indexes over to others and takes no new ones */
+  draining?: boolean;
 }
 
 export interface NodeRecord {
@@ -31,6 +33,8 @@ export interface NodeRecord {
   leaseExpiresAtMs: number;
   /** its lease had not expired when the database answered */
   live: boolean;
+  /** it hands its indexes over to others and takes no new ones (see setDraining) */
+  draining: boolean;
 }
 
 export class NodeRepository {
@@ -53,6 +57,7 @@ export class NodeRepository {
         started_at_ms: int(node.startedAtMs, 'startedAtMs'),
         heartbeat_at_ms: now,
         lease_expires_at_ms: (eb) => eb(now, '+', int(node.leaseMs, 'leaseMs')),
+        draining: node.draining === true ? 1 : 0,
       })
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => ({
@@ -63,6 +68,7 @@ export class NodeRepository {
           started_at_ms: eb.ref('excluded.started_at_ms'),
           heartbeat_at_ms: eb.ref('excluded.heartbeat_at_ms'),
           lease_expires_at_ms: eb.ref('excluded.lease_expires_at_ms'),
+          draining: eb.ref('excluded.draining'),
         })),
       )
       .returning('lease_expires_at_ms')
@@ -73,6 +79,18 @@ export class NodeRepository {
   /** Ends the node's lease now: it leaves the live set at once (a graceful stop). */
   async leave(id: string): Promise<void> {
     await this.db.updateTable('nodes').set({ lease_expires_at_ms: dbNowMs(this.dialect) }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Marks the node as draining (or not) at once; its heartbeats carry the same flag, so that a
+   * node started again under the same id takes indexes again.
+   */
+  async setDraining(id: string, draining: boolean): Promise<void> {
+    await this.db
+      .updateTable('nodes')
+      .set({ draining: draining ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Every node ever registered, live or dead, by id. */
@@ -102,5 +120,6 @@ function toNodeRecord(row: NodesTable, nowMs: number): NodeRecord {
     heartbeatAtMs: Number(row.heartbeat_at_ms),
     leaseExpiresAtMs,
     live: leaseExpiresAtMs > nowMs,
+    draining: Number(row.draining) === 1,
   };
 }

@@ -70,6 +70,8 @@ export interface NodesTable {
   heartbeat_at_ms: number;
   /** the node is dead once the database clock passes this */
   lease_expires_at_ms: number;
+  /** 1 while the node hands its indexes over to others before it leaves; 0 otherwise */
+  draining: number;
 }
 
 export interface LeasesTable {
@@ -87,6 +89,8 @@ export interface PlacementsTable {
   /** epoch of the coordinator lease under which the row was written */
   lease_epoch: number;
   placed_at_ms: number;
+  /** the node the coordinator asked the owner to hand the index over to, or null */
+  moving_to: string | null;
 }
 
 export interface MetastoreSchema {

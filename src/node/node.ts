@@ -18,7 +18,7 @@ import { createLogger, Metrics, type Logger } from '../observability/index.js';
 import { Engine, QueryPool, ReaderCacheBudget, useReaderCacheBudget } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, buildInternalApi, registerInternalRoutes, type Lifecycle } from '../http/index.js';
-import { CacheHoldings, ClusterMember, ClusterRouting, InternalClient } from '../cluster/index.js';
+import { CacheHoldings, ClusterMember, ClusterRouting, drainNode, InternalClient, waitDrained } from '../cluster/index.js';
 import { connectIndexCatalog, syncAliases } from '../http/indices/index.js';
 import { buildRoutedApi } from '../http/routed/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
@@ -55,12 +55,14 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   const metastore = await openMetastore(
     config.metastoreUrl ? { kind: 'postgres', url: config.metastoreUrl } : { kind: 'sqlite', path: path.join(config.dataDir, 'metastore.sqlite') },
   );
-  const member = new ClusterMember({ config: config.cluster, nodeName: config.nodeName, metastore, logger });
+  const split = !config.cluster.allRoles;
+  const client = new InternalClient(config.cluster.secret);
+  // in a cluster, the lease holder moves live indexes between cache nodes over internal calls
+  const member = new ClusterMember({ config: config.cluster, nodeName: config.nodeName, metastore, logger, ...(split ? { client } : {}) });
   const lifecycle: { shuttingDown: boolean } & Lifecycle = { shuttingDown: false };
   const audit = createAuditLog(logger);
   const rbac = new RbacService(metastore.rbac, { audit });
   const org = new OrgService(metastore.org, { audit });
-  const split = !config.cluster.allRoles;
   const roles = config.cluster.roles;
   // one process runs the data path whole; in a cluster, cache nodes hold it
   const holdings = split && roles.includes('cache') ? new CacheHoldings(metastore, config.cluster.nodeId, config.cluster.sharedWalDir) : undefined;
@@ -73,14 +75,28 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       : undefined;
   const dataRoutes =
     data !== undefined && esApp !== undefined && holdings !== undefined
-      ? { engine: data.engine, queryPool: data.queryPool, metrics, config, esApp, assertHeld: (indexes: readonly string[]) => holdings.assertHeld(indexes, holdings.leaseIntact(member)) }
+      ? {
+          engine: data.engine,
+          queryPool: data.queryPool,
+          metrics,
+          config,
+          esApp,
+          assertHeld: (indexes: readonly string[]) => holdings.assertHeld(indexes, holdings.leaseIntact(member)),
+          handOver: (index: string, to: string) => holdings.handOver(data.engine, index, to, holdings.leaseIntact(member)),
+          drain: (draining: boolean, waitMs?: number) => drainNode(member, metastore, draining, waitMs),
+        }
       : undefined;
   let app: FastifyInstance;
   if (!split) {
     app = buildApi({ config, logger, metrics, engine: data!.engine, lifecycle, rbac, org, metastore, queryPool: data!.queryPool, cluster: member });
   } else if (roles.includes('api')) {
-    const client = new InternalClient(config.cluster.secret);
-    const routing = new ClusterRouting({ metastore, client, maxAgeMs: config.cluster.heartbeatIntervalMs, moveWaitMs: Math.max(2 * config.cluster.leaseMs, 10_000) });
+    const routing = new ClusterRouting({
+      metastore,
+      client,
+      maxAgeMs: config.cluster.heartbeatIntervalMs,
+      moveWaitMs: Math.max(2 * config.cluster.leaseMs, 10_000),
+      movesFromDead: config.cluster.sharedWalDir !== undefined,
+    });
     app = buildRoutedApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, routing, client }, (routes) =>
       registerInternalRoutes(routes, { config, metastore, cluster: member, ...(dataRoutes === undefined ? {} : { data: dataRoutes }) }),
     );
@@ -130,8 +146,10 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      lifecycle.shuttingDown = true;
       const deadline = Date.now() + config.shutdownTimeoutMs;
+      // a cache node of a cluster hands its indexes over first, serving them until each is moved
+      if (split && holdings !== undefined) await drainBeforeStop(member, metastore, logger, Date.now() + (2 * config.shutdownTimeoutMs) / 3);
+      lifecycle.shuttingDown = true;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       if (data !== undefined) {
         try {
@@ -206,6 +224,22 @@ async function startDataPath(
   metrics.watchIndexBytes(() => engine.indexBytes());
   const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics), readerCache });
   return { engine, objectStore, queryPool, readerCache };
+}
+
+/**
+ * Drains a cache node that stops: its indexes are handed over to the other cache nodes while it
+ * still serves them. What is left at `untilMs` (no other cache node, no coordinator) moves as a
+ * stopped node's indexes move.
+ */
+async function drainBeforeStop(member: ClusterMember, metastore: Metastore, logger: Logger, untilMs: number): Promise<void> {
+  try {
+    await member.setDraining(true);
+    const left = await waitDrained(metastore, member.nodeId, untilMs);
+    if (left.length > 0) logger.warn({ indexes: left }, 'indexes not handed over before the stop: they move once this node has left');
+    else logger.info('every index handed over to other cache nodes');
+  } catch (err) {
+    logger.warn({ err }, 'draining before the stop failed');
+  }
 }
 
 /** Settings that let the process start but leave a part of the cluster unusable. */

@@ -4,9 +4,12 @@
  * as the object store and a directory all cache nodes share for their write-ahead logs. Several
  * writers ingest through both api processes; a cache node is killed with SIGKILL in the middle.
  * Its indexes move to the live cache nodes, which recover what it acknowledged and had not
- * flushed; every acknowledged document is then found exactly once. Another cache node then
- * leaves (SIGTERM): its indexes move too while searches keep answering. Searches and
- * aggregations answer as one process holding the same documents.
+ * flushed; every acknowledged document is then found exactly once. While writers and searches
+ * go on, a fourth cache node joins and is handed some indexes, then a cache node is drained:
+ * no write fails, every search answers with at least the documents acknowledged before it, and
+ * nothing is lost or doubled. Another cache node then stops (SIGTERM): it hands its indexes over
+ * before it leaves while searches keep answering. Searches and aggregations answer as one
+ * process holding the same documents.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -47,11 +50,11 @@ const start = (id: string, env: Record<string, string>) => processes.start(id, e
 
 interface ClusterView {
   nodes: Array<{ id: string; live: boolean; roles: string[] }>;
-  placements: Array<{ index: string; node_id: string }>;
+  placements: Array<{ index: string; node_id: string; moving_to: string | null }>;
 }
 
-/** Sends documents seq in [from, to) until every item is acknowledged, resending the items that failed (a node that died). */
-async function writeAcknowledged(apiUrls: string[], seqs: number[]): Promise<void> {
+/** Sends documents `seqs` until every item is acknowledged, resending the items that failed (a node that died); `failed` counts them. */
+async function writeAcknowledged(apiUrls: string[], seqs: number[], failed: { items: number } = { items: 0 }): Promise<void> {
   let pending = seqs;
   for (let attempt = 0; pending.length > 0; attempt++) {
     assert.ok(attempt < 200, `items still failing after ${attempt} attempts`);
@@ -60,15 +63,17 @@ async function writeAcknowledged(apiUrls: string[], seqs: number[]): Promise<voi
     try {
       ({ items } = await bulk(apiUrls[attempt % apiUrls.length]!, body));
     } catch {
+      failed.items += pending.length;
       await new Promise((r) => setTimeout(r, 100));
       continue;
     }
-    const failed: number[] = [];
+    const again: number[] = [];
     items.forEach((item, k) => {
       const result = Object.values(item)[0]!;
-      if (result.status >= 300) failed.push(pending[k]!);
+      if (result.status >= 300) again.push(pending[k]!);
     });
-    pending = failed;
+    failed.items += again.length;
+    pending = again;
     if (pending.length > 0) await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -155,9 +160,81 @@ test('seven processes: writers, a cache node killed, every acknowledged document
     );
   }
 
-  // a cache node that leaves (SIGTERM) flushes, leaves the cluster, and its indexes move; searches keep answering
+  // while writers and searches go on, a fourth cache node joins and takes some indexes, then a
+  // cache node is drained: indexes move between live nodes without a failed write or search
   const alive = (c: ChildNode) => c.child.exitCode === null && c.child.signalCode === null;
-  const holding = (await view()).placements.reduce((m, p) => m.set(p.node_id, (m.get(p.node_id) ?? 0) + 1), new Map<string, number>());
+  const placedCounts = async () => (await view()).placements.reduce((m, p) => m.set(p.node_id, (m.get(p.node_id) ?? 0) + 1), new Map<string, number>());
+  const moving = { writes: true, searches: true };
+  const failedWrites = { items: 0 };
+  let nextSeq = DOCS;
+  const moreWriters = Array.from({ length: WRITERS }, async (_, w) => {
+    while (moving.writes && nextSeq < 4 * DOCS) {
+      const batch = Array.from({ length: BATCH }, (_, k) => nextSeq + k);
+      nextSeq += BATCH;
+      await writeAcknowledged(w % 2 === 0 ? apiUrls : [...apiUrls].reverse(), batch, failedWrites);
+      acknowledged.push(...batch);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+  const badSearches: string[] = [];
+  let searchesDuringMoves = 0;
+  const searchesGoOn = (async () => {
+    while (moving.searches) {
+      const seen = acknowledged.length;
+      const res = await request<{ count: number }>(`${apiUrls[searchesDuringMoves % 2]}/logs-*/_count`);
+      searchesDuringMoves++;
+      if (res.status !== 200 || res.body.count < seen) badSearches.push(`${res.status} ${JSON.stringify(res.body)} (acknowledged before: ${seen})`);
+    }
+  })();
+  const joined = await start('cache-4', { ...cluster, SVC_ROLES: 'cache' });
+  caches.push(joined);
+  const balanced = await until('the joining cache node holds some indexes', async () => {
+    const v = await view();
+    return v.placements.some((p) => p.node_id === 'cache-4') && v.placements.every((p) => p.moving_to === null) ? v : undefined;
+  });
+  const liveHolders = [...(await placedCounts())].filter(([id]) => balanced.nodes.some((n) => n.id === id && n.live));
+  assert.ok(Math.max(...liveHolders.map(([, n]) => n)) - Math.min(...liveHolders.map(([, n]) => n)) <= 1, JSON.stringify(liveHolders));
+  const drained = caches
+    .filter((c) => alive(c) && c !== joined)
+    .sort((a, b) => (liveHolders.find(([id]) => id === idOf(b))?.[1] ?? 0) - (liveHolders.find(([id]) => id === idOf(a))?.[1] ?? 0))[0]!;
+  const drain = await request<{ node_id: string; draining: boolean; indexes: string[] }>(`${drained.url}/_internal/drain?wait_for_completion=true&timeout=20s`, {
+    method: 'POST',
+    ...WITH_SECRET,
+  });
+  assert.equal(drain.status, 200, JSON.stringify(drain.body));
+  assert.deepEqual(drain.body, { node_id: idOf(drained), draining: true, indexes: [] });
+  assert.ok((await view()).placements.every((p) => p.node_id !== idOf(drained)));
+  moving.writes = false;
+  await Promise.all(moreWriters);
+  const writtenDuringMoves = acknowledged.length - DOCS;
+  moving.searches = false;
+  await searchesGoOn;
+  assert.equal(failedWrites.items, 0, 'a write to a moving index is sent again by the api process, not failed');
+  assert.deepEqual(badSearches, [], `searches during the moves (${searchesDuringMoves})`);
+  assert.ok(writtenDuringMoves > 0 && searchesDuringMoves > 0, `${writtenDuringMoves} documents written and ${searchesDuringMoves} searches during the moves`);
+  const handovers = coordinator
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('index handed over to another cache node'))
+    .map((line) => JSON.parse(line) as { index: string; from: string; to: string });
+  assert.ok(handovers.some((h) => h.to === 'cache-4') && handovers.some((h) => h.from === idOf(drained)), JSON.stringify(handovers));
+  t.diagnostic(`during the moves: ${writtenDuringMoves} documents written, ${searchesDuringMoves} searches, handovers ${JSON.stringify(handovers)}`);
+  const total = acknowledged.length;
+  assert.equal(new Set(acknowledged).size, total);
+  for (const url of apiUrls) {
+    const all = await request<{ hits: { total: { value: number }; hits: Array<{ _source: { seq: number } }> } }>(`${url}/logs-*/_search`, {
+      body: { size: total + 10, sort: [{ seq: 'asc' }], _source: ['seq'] },
+    });
+    assert.equal(all.status, 200);
+    assert.equal(all.body.hits.total.value, total);
+    assert.deepEqual(
+      all.body.hits.hits.map((h) => h._source.seq),
+      Array.from({ length: total }, (_, i) => i),
+    );
+  }
+
+  // a cache node that stops (SIGTERM) hands its indexes over first, then leaves; searches keep answering
+  const holding = await placedCounts();
   const leaving = caches.filter(alive).sort((a, b) => (holding.get(idOf(b)) ?? 0) - (holding.get(idOf(a)) ?? 0))[0]!;
   assert.ok((holding.get(idOf(leaving)) ?? 0) > 0);
   let searching = true;
@@ -171,19 +248,18 @@ test('seven processes: writers, a cache node killed, every acknowledged document
   })();
   leaving.child.kill('SIGTERM');
   await exited(leaving.child);
-  await until('the indexes of the node that left on live nodes', async () => {
-    const v = await view();
-    return v.placements.every((p) => p.node_id !== idOf(leaving)) ? v : undefined;
-  });
+  // handed over before it left: nothing waits for its lease to run out
+  assert.ok(leaving.output().includes('every index handed over to other cache nodes'), leaving.output().slice(-2000));
+  assert.ok((await view()).placements.every((p) => p.node_id !== idOf(leaving)));
   const before = counts.length;
   await until('searches after the move', async () => (counts.length > before + 2 ? true : undefined));
   searching = false;
   await searcher;
-  assert.ok(counts.every((c) => c === DOCS), `every count during the move: ${JSON.stringify(counts)}`);
+  assert.ok(counts.every((c) => c === total), `every count during the move: ${JSON.stringify(counts)}`);
 
   // the same documents in one process answer the same
   const single = await start('single', { SVC_MEMTABLE_MAX_AGE_SECONDS: '1' });
-  for (let from = 0; from < DOCS; from += 250) await bulk(single.url, bulkBody(from, Math.min(DOCS, from + 250)));
+  for (let from = 0; from < total; from += 250) await bulk(single.url, bulkBody(from, Math.min(total, from + 250)));
   const expected = await answersOf(single.url, true);
   for (const url of apiUrls) {
     const actual = await answersOf(url, true);

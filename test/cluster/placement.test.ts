@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planPlacements } from '../../src/cluster/index.js';
+import { planMove, planPlacements } from '../../src/cluster/index.js';
 
 describe('placement of indexes on cache nodes', () => {
   it('places each unplaced index on the live cache node with the fewest, counting this round, ties by id', () => {
@@ -54,5 +54,40 @@ describe('placement of indexes on cache nodes', () => {
     const placements = [{ index: 'soon', nodeId: 'n1', placedAtMs: 10_000 }];
     assert.deepEqual(planPlacements([], placements, ['n1'], { nowMs: 15_000, graceMs: 60_000 }).remove, []);
     assert.deepEqual(planPlacements([], placements, ['n1'], { nowMs: 80_000, graceMs: 60_000 }).remove, ['soon']);
+  });
+
+  it('a draining node takes no new index, and its indexes are not counted as stranded', () => {
+    const placements = [{ index: 'a', nodeId: 'n1' }];
+    assert.deepEqual(planPlacements(['a', 'b', 'c'], placements, ['n1', 'n2'], { moveFromDead: true, draining: new Set(['n2']) }), {
+      place: [
+        { index: 'b', nodeId: 'n1' },
+        { index: 'c', nodeId: 'n1' },
+      ],
+      remove: [],
+      move: [],
+    });
+  });
+});
+
+describe('live moves between cache nodes', () => {
+  const nodes = (...ids: string[]) => ids.map((id) => ({ id, draining: id.endsWith('!') }));
+  const on = (nodeId: string, ...indexes: string[]) => indexes.map((index) => ({ index, nodeId }));
+
+  it('none while the counts differ by at most one, or with a single node', () => {
+    assert.equal(planMove(['a', 'b', 'c'], [...on('n1', 'a', 'b'), ...on('n2', 'c')], nodes('n1', 'n2')), undefined);
+    assert.equal(planMove(['a', 'b', 'c'], on('n1', 'a', 'b', 'c'), nodes('n1')), undefined);
+  });
+
+  it('a joining node gets the first index of the busiest, one move at a time', () => {
+    const placements = [...on('n1', 'd', 'b', 'c'), ...on('n2', 'e', 'f', 'g')];
+    assert.deepEqual(planMove(['b', 'c', 'd', 'e', 'f', 'g'], placements, nodes('n1', 'n2', 'n3')), { index: 'b', from: 'n1', to: 'n3' });
+    // placements of deleted indexes and of dead nodes are not counted
+    assert.equal(planMove(['b', 'e'], [...placements, ...on('dead', 'x', 'y')], nodes('n1', 'n2', 'n3')), undefined);
+  });
+
+  it("a draining node's indexes go first, to the node with the fewest; with no node to take them, none", () => {
+    const placements = [...on('n1!', 'a', 'b'), ...on('n2', 'c'), ...on('n3', 'd', 'e')];
+    assert.deepEqual(planMove(['a', 'b', 'c', 'd', 'e'], placements, nodes('n1!', 'n2', 'n3')), { index: 'a', from: 'n1!', to: 'n2' });
+    assert.equal(planMove(['a', 'b'], on('n1!', 'a', 'b'), nodes('n1!')), undefined);
   });
 });

@@ -3,7 +3,9 @@
  * coordinator and api roles, one the cache and storage roles. Both appear in `_cat/nodes` with
  * their roles; the first holds the coordinator lease and places a new index on the cache node.
  * After the coordinator process is killed with SIGKILL, a second coordinator takes the lease
- * over once it has expired. Internal routes refuse a request without the cluster secret.
+ * over once it has expired. Internal routes refuse a request without the cluster secret. Once
+ * the cache node is killed too, requests about its index fail at once, saying why: without a
+ * shared log volume its indexes do not move.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -99,4 +101,19 @@ test('two processes share the membership; a killed coordinator is replaced once 
     ],
   );
   assert.equal((await request<{ master_node: string }>(`${second.url}/_cluster/state/master_node`)).body.master_node, 'coord-2');
+
+  // without a shared log volume the indexes of a dead cache node stay where they are: requests
+  // about them fail at once rather than wait for a move that cannot come
+  cache.child.kill('SIGKILL');
+  await exited(cache.child);
+  await until('cache-1 dead', async () => ((await internal(second.url)).nodes.find((n) => n.id === 'cache-1')?.live === false ? true : undefined));
+  const search = await request<{ error: { type: string; reason: string }; status: number }>(`${second.url}/logs/_search`);
+  assert.equal(search.status, 503, JSON.stringify(search.body));
+  assert.match(search.body.error.reason, /index \[logs\] is held by cache node \[cache-1\], which is not live; without SVC_SHARED_WAL_DIR/);
+  const write = await request<{ errors: boolean; items: Array<{ index: { status: number; error: { reason: string } } }> }>(`${second.url}/_bulk`, {
+    body: '{"index":{"_index":"logs","_id":"1"}}\n{"msg":"x"}\n',
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
+  assert.equal(write.body.items[0]!.index.status, 503);
+  assert.match(write.body.items[0]!.index.error.reason, /without SVC_SHARED_WAL_DIR/);
 });

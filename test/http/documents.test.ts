@@ -109,6 +109,30 @@ describe('documents by _id', () => {
     assert.equal(await count('docs', '"no id given"'), 0);
   });
 
+  it('documents with generated ids are found and deleted in flushed segment files and after a merge', async () => {
+    const ids: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const lines: unknown[] = [];
+      for (let i = 0; i < 30; i++) lines.push({ index: { _index: 'gen-ids' } }, { _line: `generated ${round} ${i}`, n: round * 30 + i });
+      const res = await bulk(lines);
+      assert.equal(res.errors, false);
+      ids.push(...res.items.map((it) => String(it.index!._id)));
+      assert.equal((await request(`${node.url}/gen-ids/_flush`, { method: 'POST' })).status, 200);
+    }
+    const numberOf = async (id: string) => {
+      const got = await request<GetBody>(`${node.url}/gen-ids/_doc/${id}`);
+      return got.status === 404 ? undefined : (got.body._source as { n: number }).n;
+    };
+    for (let k = 0; k < ids.length; k += 7) assert.equal(await numberOf(ids[k]!), k);
+    for (const k of [5, 40]) assert.equal((await request(`${node.url}/gen-ids/_doc/${ids[k]}`, { method: 'DELETE' })).body.result, 'deleted');
+    assert.equal(await numberOf(ids[5]!), undefined);
+    assert.equal((await request(`${node.url}/gen-ids/_doc/${ids[40]}`, { method: 'DELETE' })).status, 404);
+    assert.equal((await request(`${node.url}/gen-ids/_forcemerge?max_num_segments=1`, { method: 'POST' })).status, 200);
+    for (const k of [0, 5, 29, 30, 40, 59]) assert.equal(await numberOf(ids[k]!), k === 5 || k === 40 ? undefined : k);
+    assert.equal((await request(`${node.url}/gen-ids/_doc/${ids[59]}`, { method: 'DELETE' })).body.result, 'deleted');
+    assert.equal(await count('gen-ids'), 57);
+  });
+
   it('a resent bulk batch with ids leaves one copy of each document; create conflicts fail alone', async () => {
     const lines: unknown[] = [];
     for (let i = 0; i < 20; i++) lines.push({ index: { _index: 'resend', _id: `doc-${i}` } }, { _line: `resent line ${i}`, host: `h${i % 3}` });

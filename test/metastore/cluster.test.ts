@@ -181,5 +181,52 @@ eachDialect((it) => {
         ['on-live', 'cache-live'],
       ]);
     });
+
+    it('a live move: asked by the lease holder, completed by the owner only as asked and while both nodes are live; withdrawn, it stays', async (ms) => {
+      assert.equal((await ms.leases.tryAcquire(LEASE, 'node-a', LONG_MS)).held, true);
+      const beat = (id: string, leaseMs: number, draining = false) =>
+        ms.nodes.heartbeat({ id, name: id, roles: ['cache'], url: `http://${id}`, stats: {}, startedAtMs: 1, leaseMs, draining });
+      for (const id of ['c1', 'c2']) await beat(id, LONG_MS);
+      await beat('gone', 1);
+      await ms.placements.applyAsLeaseHolder(LEASE, 'node-a', { place: ['x', 'y', 'z'].map((index) => ({ index, nodeId: 'c1' })), remove: [] });
+      await sleep(20);
+      const move = { index: 'x', from: 'c1', to: 'c2' };
+      assert.equal(await ms.placements.completeMove(move), false, 'not asked');
+      assert.equal(await ms.placements.requestMove(LEASE, 'node-b', move), false, 'not the lease holder');
+      assert.equal(await ms.placements.requestMove(LEASE, 'node-a', { ...move, from: 'c2' }), false, 'not on that node');
+      assert.equal(await ms.placements.requestMove(LEASE, 'node-a', move), true);
+      assert.equal(await ms.placements.requestMove(LEASE, 'node-a', { ...move, to: 'c3' }), false, 'one move of an index at a time');
+      assert.equal((await ms.placements.listPlacements()).find((p) => p.index === 'x')?.movingTo, 'c2');
+      assert.equal(await ms.placements.completeMove({ ...move, to: 'c3' }), false, 'not the move asked');
+      assert.equal(await ms.placements.completeMove(move), true);
+      const x = (await ms.placements.listPlacements()).find((p) => p.index === 'x')!;
+      assert.deepEqual([x.nodeId, x.movingTo], ['c2', undefined]);
+      assert.equal(await ms.placements.cancelMove(LEASE, 'node-a', move), false, 'a completed move is not withdrawn');
+
+      // withdrawn before the owner completes it: the owner keeps the index
+      const y = { index: 'y', from: 'c1', to: 'c2' };
+      assert.equal(await ms.placements.requestMove(LEASE, 'node-a', y), true);
+      assert.equal(await ms.placements.cancelMove(LEASE, 'node-a', y), true);
+      assert.equal(await ms.placements.completeMove(y), false);
+      // to a node that is not live, or drains: not completed
+      const z = { index: 'z', from: 'c1', to: 'gone' };
+      assert.equal(await ms.placements.requestMove(LEASE, 'node-a', z), true);
+      assert.equal(await ms.placements.completeMove(z), false);
+      await ms.placements.cancelMove(LEASE, 'node-a', z);
+      await beat('c2', LONG_MS, true);
+      assert.equal((await ms.nodes.liveNodes()).find((n) => n.id === 'c2')?.draining, true);
+      assert.equal(await ms.placements.requestMove(LEASE, 'node-a', y), true);
+      assert.equal(await ms.placements.completeMove(y), false);
+      assert.deepEqual(
+        (await ms.placements.listPlacements()).map((p) => [p.index, p.nodeId]),
+        [
+          ['x', 'c2'],
+          ['y', 'c1'],
+          ['z', 'c1'],
+        ],
+      );
+      await ms.nodes.setDraining('c2', false);
+      assert.equal((await ms.nodes.liveNodes()).find((n) => n.id === 'c2')?.draining, false);
+    });
   });
 });

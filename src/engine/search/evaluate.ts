@@ -33,6 +33,29 @@ export class EvalContext {
   }
 }
 
+/**
+ * How many docs a node matches, when that is known without building their set: a term's list,
+ * every doc, a points-index slice of a whole segment (its docs are in value order, so a set would
+ * need a sort). Null when only evaluating tells.
+ */
+export function knownMatchCount(node: PlanNode, ctx: EvalContext, segmentDocs: number): number | null {
+  switch (node.op) {
+    case 'none':
+      return 0;
+    case 'all':
+      return ctx.limit;
+    case 'union':
+      return node.lists.length === 1 ? node.lists[0]!.length : null;
+    case 'column_range':
+      // a slice of the whole segment may hold docs past a smaller visibility limit
+      return node.points !== null && ctx.limit === segmentDocs ? node.points.length : null;
+    case 'const':
+      return knownMatchCount(node.child, ctx, segmentDocs);
+    default:
+      return null;
+  }
+}
+
 /** Rough number of docs a node touches when evaluated alone: conjunctions start with the cheapest. */
 export function estimateCost(node: PlanNode, limit: number): number {
   switch (node.op) {

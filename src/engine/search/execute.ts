@@ -6,7 +6,7 @@ import { BadRequestError } from '../../common/errors.js';
 import type { Query } from '../../query/index.js';
 import { Deadline } from './deadline.js';
 import { docOrderDirection } from './doc-order.js';
-import { EvalContext, evaluate } from './evaluate.js';
+import { EvalContext, evaluate, knownMatchCount } from './evaluate.js';
 import { planQuery } from './plan.js';
 import type { PlanNode } from './plan-node.js';
 import { scoreDocs } from './score.js';
@@ -56,19 +56,29 @@ function snapshot(targets: readonly SearchTarget[]): Bound[] {
   });
 }
 
-/** Plans and evaluates the query in one segment; null when the segment is ruled out unread. */
+/**
+ * Plans and evaluates the query in one segment; null when the segment is ruled out unread. With
+ * `countOnly`, a count known from the plan (a points-index slice, every doc) is taken without
+ * building the doc set: `docs` is then null.
+ */
 function matchIn(
   bound: Bound,
   query: Query,
   interval: TsInterval,
   nowMs: number,
   deadline: Deadline,
-): { node: PlanNode; docs: Uint32Array; ctx: EvalContext } | null {
+  countOnly: boolean,
+): { node: PlanNode; docs: Uint32Array | null; count: number; ctx: EvalContext } | null {
   const { target, limit } = bound;
   if (limit === 0 || !segmentCanMatch(target.segment, interval)) return null;
   const node = planQuery({ segment: target.segment, limit, index: target.index, nowMs, deadline }, query);
   const ctx = new EvalContext(limit, deadline);
-  return { node, docs: withoutDeleted(evaluate(node, null, ctx), target.deleted), ctx };
+  if (countOnly && (target.deleted === undefined || target.deleted.length === 0)) {
+    const known = knownMatchCount(node, ctx, target.segment.numDocs);
+    if (known !== null) return { node, docs: null, count: known, ctx };
+  }
+  const docs = withoutDeleted(evaluate(node, null, ctx), target.deleted);
+  return { node, docs, count: docs.length, ctx };
 }
 
 function validateRequest(request: SearchRequest, keys: readonly EffectiveSortKey[]): void {
@@ -151,6 +161,8 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
   const interval = requiredTsInterval(request.query, nowMs);
   const k = request.from + request.size;
   const bounds = snapshot(targets);
+  // nothing but the total is wanted: a count the plan knows needs no doc set
+  const countOnly = k === 0 && !scoring && request.terminateAfter === undefined;
 
   let count = 0;
   let terminatedEarly = false;
@@ -182,9 +194,13 @@ export function executeSearch(targets: readonly SearchTarget[], request: SearchR
         continue;
       }
     }
-    const matched = matchIn(bound, request.query, interval, nowMs, deadline);
+    const matched = matchIn(bound, request.query, interval, nowMs, deadline, countOnly);
     if (matched === null) {
       skipped++;
+      continue;
+    }
+    if (matched.docs === null) {
+      count += matched.count;
       continue;
     }
     let docs = matched.docs;
@@ -244,8 +260,8 @@ export function matchSegment(target: SearchTarget, query: Query, opts: MatchOpti
   const nowMs = opts.nowMs ?? Date.now();
   const deadline = new Deadline(opts.deadlineMs);
   const [bound] = snapshot([target]);
-  const matched = matchIn(bound!, query, requiredTsInterval(query, nowMs), nowMs, deadline);
-  if (matched === null) return new Uint32Array(0);
+  const matched = matchIn(bound!, query, requiredTsInterval(query, nowMs), nowMs, deadline, false);
+  if (matched === null || matched.docs === null) return new Uint32Array(0);
   const docs = matched.docs;
   const cap = opts.terminateAfter;
   return cap !== undefined && cap > 0 && docs.length > cap ? docs.subarray(0, cap) : docs;

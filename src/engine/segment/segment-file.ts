@@ -28,6 +28,7 @@ import {
   type Footer,
 } from './footer.js';
 import { buildPointsIndex } from './points-index.js';
+import { buildIdIndex, docOfId } from './id-index.js';
 import { attachDocBits, docBitsBytes } from './doc-bits.js';
 import { DOCS_REF, decodeDocIds, decodePositions, type BaseDocs } from './postings-codec.js';
 import { TERMS_PER_BLOCK, decodeTermBlock, findBlock, inlineDocsOf, inlinePostingsOf, lowerBound, type TermBlock } from './term-dict.js';
@@ -332,6 +333,11 @@ export class SegmentFile implements SegmentReader {
 
   ids(): BigUint64Array {
     return this.cached('ids', () => this.decodeBlob(this.footer.ids, (b) => decodeIdColumn(b, this.numDocs)), byteLength);
+  }
+
+  docOfGeneratedId(id: bigint): number {
+    const index = this.cached('i:_id', () => buildIdIndex(this.ids()), (x) => x.ids.byteLength + x.docs.byteLength);
+    return docOfId(index, id);
   }
 
   source(doc: number): string {

@@ -75,6 +75,11 @@ export class IndexShard {
   onSegmentFlushed: (() => void) | undefined;
   /** set once the shard is closed or its index deleted: background work stops */
   closed = false;
+  /** set while the index is handed over to another node: writes to it are refused */
+  leaving = false;
+  /** writes taken and not yet finished, and who waits for them to end (see writesDone) */
+  private writes = 0;
+  private writesEnded: Array<() => void> = [];
   /** deleted and replaced documents, by `_lid` */
   readonly deleted = new DeletedDocs();
   /** client-supplied `_id` key → its live document */
@@ -183,17 +188,18 @@ export class IndexShard {
     return 'batch' in found ? found.batch.sourceOf(found.k) : found.segment.source(found.doc);
   }
 
-  /** The live document with a generated `_id`, looked for in every segment; null when none. */
+  /**
+   * The live document with a generated `_id`, looked for in every segment (by each file's id
+   * index, a memtable's ids scanned); null when none.
+   */
   findGenerated(id: bigint): { segment: SegmentReader; doc: number; lid: number } | null {
     for (const target of this.searchTargets()) {
-      const ids = target.segment.ids();
-      const n = target.segment.numDocs;
-      for (let d = 0; d < n; d++) {
-        if (ids[d] !== id) continue;
-        const lid = target.segment.numeric('_lid')![d]!;
-        if (this.deleted.has(lid)) return null;
-        return { segment: target.segment, doc: d, lid };
-      }
+      const segment = target.segment;
+      const d = segment.docOfGeneratedId !== undefined ? segment.docOfGeneratedId(id) : scanIds(segment, id);
+      if (d < 0) continue;
+      const lid = segment.numeric('_lid')![d]!;
+      if (this.deleted.has(lid)) return null;
+      return { segment, doc: d, lid };
     }
     return null;
   }
@@ -555,6 +561,22 @@ export class IndexShard {
     return true;
   }
 
+  /** A write to this index begins (its documents got their lids); writeEnded follows it. */
+  writeBegan(): void {
+    this.writes++;
+  }
+
+  writeEnded(): void {
+    if (--this.writes > 0) return;
+    for (const resolve of this.writesEnded.splice(0)) resolve();
+  }
+
+  /** Resolves when no write to this index is running. */
+  writesDone(): Promise<void> {
+    if (this.writes === 0) return Promise.resolve();
+    return new Promise((resolve) => this.writesEnded.push(resolve));
+  }
+
   /** Waits for running flushes, then closes segment files. */
   async close(): Promise<void> {
     this.closed = true;
@@ -562,6 +584,14 @@ export class IndexShard {
     for (const s of this.segments) s.reader?.close();
     this.segments = [];
   }
+}
+
+/** The first doc of a segment with `_id` `id`, or -1, by a scan of its ids. */
+function scanIds(segment: SegmentReader, id: bigint): number {
+  const ids = segment.ids();
+  const n = segment.numDocs;
+  for (let d = 0; d < n; d++) if (ids[d] === id) return d;
+  return -1;
 }
 
 function newPending(): PendingMemtable {

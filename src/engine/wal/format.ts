@@ -31,17 +31,21 @@ export function encodeHeader(seq: number): Buffer {
   return header;
 }
 
-/** Frames the payloads of one append into a single buffer, copied so callers may reuse theirs. */
-export function encodeRecords(payloads: readonly Buffer[]): Buffer {
-  let total = 0;
-  for (const p of payloads) total += FRAME_HEADER_BYTES + p.length;
-  const out = Buffer.allocUnsafe(total);
-  let at = 0;
-  for (const p of payloads) {
-    out.writeUInt32LE(p.length, at);
-    out.writeUInt32LE(crc32(p), at + 4);
-    p.copy(out, at + FRAME_HEADER_BYTES);
-    at += FRAME_HEADER_BYTES + p.length;
+/**
+ * Frames the payloads of one append: a frame header before each payload, which is written as it
+ * is, not copied (a payload must not change until its append settles).
+ */
+export function frameRecords(payloads: readonly Buffer[]): { buffers: Buffer[]; length: number } {
+  const headers = Buffer.allocUnsafe(FRAME_HEADER_BYTES * payloads.length);
+  const buffers: Buffer[] = [];
+  let length = 0;
+  for (let i = 0; i < payloads.length; i++) {
+    const p = payloads[i]!;
+    const header = headers.subarray(i * FRAME_HEADER_BYTES, (i + 1) * FRAME_HEADER_BYTES);
+    header.writeUInt32LE(p.length, 0);
+    header.writeUInt32LE(crc32(p), 4);
+    buffers.push(header, p);
+    length += FRAME_HEADER_BYTES + p.length;
   }
-  return out;
+  return { buffers, length };
 }

@@ -4,7 +4,7 @@
  */
 import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeHeader, encodeRecords, FRAME_HEADER_BYTES, HEADER_BYTES, parseWalFileName, walFileName } from './format.js';
+import { encodeHeader, frameRecords, FRAME_HEADER_BYTES, HEADER_BYTES, parseWalFileName, walFileName } from './format.js';
 import { scanWalFile, type WalFileScan } from './scan.js';
 import { DiskFullError, isOutOfSpace } from '../../common/errors.js';
 
@@ -40,7 +40,10 @@ export interface WalStats {
 
 interface AppendOp {
   kind: 'append';
-  bytes: Buffer;
+  /** frame headers and payloads, written in order */
+  buffers: Buffer[];
+  /** their bytes together */
+  length: number;
   records: number;
   resolve(result: { seq: number }): void;
   reject(err: unknown): void;
@@ -114,9 +117,9 @@ export class Wal {
     for (const p of payloads) {
       if (p.length === 0) return Promise.reject(new RangeError('wal records must not be empty'));
     }
-    const bytes = encodeRecords(payloads);
+    const { buffers, length } = frameRecords(payloads);
     return new Promise((resolve, reject) => {
-      this.queue.push({ kind: 'append', bytes, records: payloads.length, resolve, reject });
+      this.queue.push({ kind: 'append', buffers, length, records: payloads.length, resolve, reject });
       this.schedule();
     });
   }
@@ -245,18 +248,18 @@ export class Wal {
   private async writeBatch(batch: AppendOp[]): Promise<void> {
     let i = 0;
     while (i < batch.length) {
-      const file = await this.fileFor(batch[i]!.bytes.length);
+      const file = await this.fileFor(batch[i]!.length);
       let j = i;
       let bytes = 0;
       do {
-        bytes += batch[j]!.bytes.length;
+        bytes += batch[j]!.length;
         j++;
-      } while (j < batch.length && file.bytes + bytes + batch[j]!.bytes.length <= this.maxFileBytes);
+      } while (j < batch.length && file.bytes + bytes + batch[j]!.length <= this.maxFileBytes);
       const group = batch.slice(i, j);
       try {
         await writeFully(
           file.handle,
-          group.map((op) => op.bytes),
+          group.flatMap((op) => op.buffers),
           file.bytes,
         );
       } catch (err) {

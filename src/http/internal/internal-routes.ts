@@ -5,8 +5,9 @@
  * index placements); in a split cluster `POST /_internal/placements/{index}` (the coordinator
  * places an index), and on a cache node `POST /_internal/search` (its part of a search),
  * `POST /_internal/mappings` (the mappings of some of its indexes), `/_internal/es` (its
- * Elasticsearch API, for requests the api role sends whole) and `POST /_internal/es/indexes`
- * (the same for its share of a request over several indexes).
+ * Elasticsearch API, for requests the api role sends whole), `POST /_internal/es/indexes` (the
+ * same for its share of a request over several indexes) and the routes that move its indexes
+ * while it runs (handover, drain: see move-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { COORDINATOR_LEASE } from '../../cluster/index.js';
@@ -14,6 +15,7 @@ import type { Config } from '../../config/index.js';
 import type { Metastore } from '../../metastore/index.js';
 import type { ClusterMembership } from '../deps.js';
 import { registerForwardRoute, type CacheGuard } from './forward-route.js';
+import { registerMoveRoutes, type MoveRouteDeps } from './move-routes.js';
 import { registerPlacementRoute } from './placement-route.js';
 import { registerSearchPartRoute, type SearchPartDeps } from './search-part-route.js';
 
@@ -22,7 +24,7 @@ export interface InternalRouteDeps {
   metastore: Metastore;
   cluster: ClusterMembership;
   /** the data of a cache node in a cluster: search parts and its Elasticsearch API for the api role */
-  data?: SearchPartDeps & CacheGuard & { esApp: FastifyInstance };
+  data?: SearchPartDeps & CacheGuard & MoveRouteDeps & { esApp: FastifyInstance };
 }
 
 export function registerInternalRoutes(app: FastifyInstance, deps: InternalRouteDeps): void {
@@ -30,6 +32,7 @@ export function registerInternalRoutes(app: FastifyInstance, deps: InternalRoute
   if (deps.data !== undefined) {
     registerSearchPartRoute(app, deps.data);
     registerForwardRoute(app, deps.data);
+    registerMoveRoutes(app, deps.data, deps.cluster.nodeId);
   }
   app.get('/_internal/node', async () => ({
     id: deps.cluster.nodeId,
@@ -55,12 +58,13 @@ export function registerInternalRoutes(app: FastifyInstance, deps: InternalRoute
         live: n.live,
         heartbeat_at_ms: n.heartbeatAtMs,
         lease_expires_at_ms: n.leaseExpiresAtMs,
+        draining: n.draining,
       })),
       coordinator:
         lease === undefined
           ? null
           : { holder: lease.holder, epoch: lease.epoch, live: lease.live, acquired_at_ms: lease.acquiredAtMs, expires_at_ms: lease.expiresAtMs },
-      placements: placements.map((p) => ({ index: p.index, node_id: p.nodeId, lease_epoch: p.leaseEpoch, placed_at_ms: p.placedAtMs })),
+      placements: placements.map((p) => ({ index: p.index, node_id: p.nodeId, lease_epoch: p.leaseEpoch, placed_at_ms: p.placedAtMs, moving_to: p.movingTo ?? null })),
     };
   });
 }

@@ -2,8 +2,9 @@
  * Requests over indexes that several cache nodes hold: every node holding some of them is asked
  * for its share at once, and the caller merges the answers (searches their hits and
  * aggregations, listings their entries, per endpoint). A node stopping, or an index moving,
- * answers 503: the request is asked again with the placements read again, for as long as the
- * routing waits for a move.
+ * answers 503: the request is asked again with the placements read again, until the request's
+ * deadline. Every share asked again is safe to ask twice: reads, and changes that come to the
+ * same when made again (a deletion asked again ignores what is gone).
  */
 import type { FastifyRequest } from 'fastify';
 import { remoteError } from '../../cluster/index.js';
@@ -12,17 +13,17 @@ import type { RoutedApiDeps } from './deps.js';
 
 /**
  * `run` over the live cache nodes holding `indices` (node URL → its indexes, in the order of
- * `indices`), again with the placements read again after a 503 while `retry` and the wait for
- * a move allow; `owners`: as already read.
+ * `indices`), again with the placements read again after a 503 while `retry` and the request's
+ * deadline (one for all its parts) allow; `owners`: as already read.
  */
 export async function withPlacements<T>(
   deps: RoutedApiDeps,
   indices: readonly string[],
   run: (owners: ReadonlyMap<string, string[]>) => Promise<T>,
-  opts: { owners?: ReadonlyMap<string, string[]>; retry?: boolean } = {},
+  opts: { owners?: ReadonlyMap<string, string[]>; deadlineMs?: number; retry?: boolean } = {},
 ): Promise<T> {
-  const deadline = Date.now() + deps.routing.moveWaitMs;
-  let owners = opts.owners ?? (await deps.routing.byOwner(indices));
+  const deadline = opts.deadlineMs ?? deps.routing.deadline();
+  let owners = opts.owners ?? (await deps.routing.byOwner(indices, deadline));
   for (;;) {
     try {
       return await run(owners);
@@ -32,7 +33,7 @@ export async function withPlacements<T>(
       deps.routing.invalidate();
       if (opts.retry === false || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 200));
-      owners = await deps.routing.byOwner(indices);
+      owners = await deps.routing.byOwner(indices, deadline);
     }
   }
 }

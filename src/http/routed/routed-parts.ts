@@ -24,6 +24,8 @@ export interface RoutedSearch {
   params: QueryParams;
   body: Record<string, unknown> | undefined;
   nowMs: number;
+  /** until when the request waits for its indexes to move, all its parts together */
+  deadlineMs: number;
 }
 
 export async function prepare(
@@ -37,22 +39,27 @@ export async function prepare(
   const aggregations = parseSearchAggregations(search);
   const snapshot = await deps.routing.current();
   const indices = readableIndices({ indexNames: () => snapshot.indexes, aliasMap: () => snapshot.aliases.map() }, access, expression, params);
-  const owners = await deps.routing.byOwner(indices);
-  return { search, aggregations, indices, owners, params, body, nowMs: search.request.nowMs ?? Date.now() };
+  const deadlineMs = deps.routing.deadline();
+  const owners = await deps.routing.byOwner(indices, deadlineMs);
+  return { search, aggregations, indices, owners, params, body, nowMs: search.request.nowMs ?? Date.now(), deadlineMs };
 }
 
 /**
  * Each node's part, asked of every node at once; `scroll` per node URL for the pages of a
  * scroll. A search (not a scroll page, whose views live on their nodes) that meets a node
- * stopping or an index moving (503) is asked again with the placements read again, for as long
- * as the routing waits for a move.
+ * stopping or an index moving (503) is asked again with the placements read again, until the
+ * request's deadline.
  */
 export async function searchParts(
   deps: RoutedApiDeps,
   routed: RoutedSearch,
   scroll?: (url: string) => SearchPartRequest['scroll'],
 ): Promise<{ parts: Array<SearchPartResponse & { url: string }>; typeOf: FieldTypeLookup }> {
-  return withPlacements(deps, routed.indices, (owners) => askParts(deps, routed, owners, scroll), { owners: routed.owners, retry: scroll === undefined });
+  return withPlacements(deps, routed.indices, (owners) => askParts(deps, routed, owners, scroll), {
+    owners: routed.owners,
+    deadlineMs: routed.deadlineMs,
+    retry: scroll === undefined,
+  });
 }
 
 async function askParts(

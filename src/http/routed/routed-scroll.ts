@@ -144,6 +144,7 @@ async function nextPage(
   scroll.expiresAtMs = store.now() + scroll.keepAliveMs;
   const routed: RoutedSearch = {
     ...scroll.routed,
+    deadlineMs: deps.routing.deadline(),
     aggregations: undefined,
     search: { ...scroll.routed.search, aggregations: undefined, restTotalHitsAsInt },
   };

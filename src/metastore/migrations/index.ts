@@ -9,6 +9,7 @@ import { rbac } from './0002-rbac.js';
 import { org } from './0003-org.js';
 import { deletedDocs } from './0004-deleted-docs.js';
 import { cluster } from './0005-cluster.js';
+import { moves } from './0006-moves.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
@@ -16,6 +17,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003_org': org,
   '0004_deleted_docs': deletedDocs,
   '0005_cluster': cluster,
+  '0006_moves': moves,
 };
 
 /**

@@ -52,15 +52,19 @@ describe('an index moved to another engine', () => {
     // the owner dies: its log as it is now, on the shared volume
     fs.cpSync(path.join(root, 'wal', 'owner'), path.join(root, 'wal', 'dead'), { recursive: true });
 
+    const placedOnNext = new Set<string>();
     const next = await Engine.open(
       testEngineOptions(path.join(root, 'next'), metastore, {
         ...shared,
         walDir: path.join(root, 'wal', 'next'),
-        holds: () => false,
+        holds: (index) => placedOnNext.has(index),
         foreignWalDirs: async () => [path.join(root, 'wal', 'dead')],
       }),
     );
     assert.deepEqual(next.indexNames(), [], 'an index not placed here is not opened at start');
+    await next.openIndexes([INDEX]);
+    assert.deepEqual(next.indexNames(), [], 'nor when asked to, until it is placed here');
+    placedOnNext.add(INDEX).add('not-in-the-catalog');
     await next.openIndexes([INDEX, 'not-in-the-catalog']);
     assert.deepEqual(next.indexNames(), [INDEX]);
     const held = ids(next);

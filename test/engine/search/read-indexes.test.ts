@@ -137,6 +137,21 @@ test('a selective range is planned on the points index, a wide one on the column
   assert.equal(limited.total, specs.slice(0, 1000).filter((s) => inRange(valueOf(s, 'status'), { gte: 500 })).length);
 });
 
+test('a count of a selective range or of every doc leaves out deleted docs and docs past the limit', () => {
+  const deleted = Uint32Array.from({ length: DOCS / 5 }, (_, i) => i * 5);
+  const gone = new Set(deleted);
+  const cases: Array<[Query, (s: DocSpec) => boolean]> = [
+    [rangeQuery('status', { gte: 500 }), (s) => inRange(valueOf(s, 'status'), { gte: 500 })],
+    [{ kind: 'match_all' }, () => true],
+  ];
+  for (const [query, matches] of cases) {
+    const count = (target: SearchTarget) => executeSearch([target], request(query, { size: 0, trackTotalHits: true })).total;
+    assert.equal(count({ index: 'i', segment: file }), specs.filter(matches).length);
+    assert.equal(count({ index: 'i', segment: file, deleted }), specs.filter((s, d) => !gone.has(d) && matches(s)).length);
+    assert.equal(count({ index: 'i', segment: file, docLimit: 777 }), specs.slice(0, 777).filter(matches).length);
+  }
+});
+
 /** The file reader with its `_ts` column wrapped to count reads of values. */
 function countingTs(inner: SegmentReader): { reader: SegmentReader; reads: () => number } {
   let reads = 0;
