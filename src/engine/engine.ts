@@ -70,6 +70,12 @@ export interface EngineOptions {
    * acknowledged, unflushed writes of an index this engine opens after its owner died.
    */
   foreignWalDirs?: () => Promise<readonly string[]>;
+  /**
+   * Whether this engine merges its indexes' segments itself (checked before each merge it would
+   * start; an explicit `_forcemerge` always runs here). False on a cache node of a cluster whose
+   * storage role merges instead: it takes their merges in with syncSegments. Undefined: always.
+   */
+  mergesHere?: () => boolean;
 }
 
 /** What a write op does to its document (Elasticsearch's bulk actions). */
@@ -808,14 +814,55 @@ export class Engine {
     shard.onSegmentFlushed = () => {
       // during the replay, files it has still to read must stay: recover() truncates after it
       if (this.recoveredFlag) this.truncateWal().catch((err: unknown) => this.opts.logger.warn({ err, index: shard.name }, 'write-ahead log truncation after a flush failed'));
-      if (!shard.closed) void this.compactor.schedule(shard);
+      if (!shard.closed && this.mergesHere()) void this.compactor.schedule(shard);
     };
     return shard;
   }
 
+  private mergesHere(): boolean {
+    return this.opts.mergesHere?.() ?? true;
+  }
+
+  /**
+   * Takes in the merges of an index another process committed (the storage role of a cluster):
+   * the merged files fetched from the object store and swapped in under the deletes lock, so
+   * that no catalog update of deletes runs in between; the replaced local copies let go.
+   * Deletes taken here meanwhile are by `_lid` and so apply to the merged file at once; the ones
+   * the catalog lacks are recorded on it with the next flush (an update that named a replaced
+   * segment was refused and stays in the log). Returns whether anything was swapped.
+   */
+  async syncSegments(name: string): Promise<boolean> {
+    const shard = this.shards.get(name);
+    if (shard === undefined || shard.closed) return false;
+    const removed = await shard.withDeletesLock(async () => {
+      const heldBefore = new Set(shard.segmentRecords().map((r) => r.id));
+      const change = shard.mergedElsewhere(heldBefore, await this.opts.catalog.listSegments(name));
+      const opened: OpenSegment[] = [];
+      for (const record of change.added) {
+        const localPath = path.join(this.opts.dataDir, record.path);
+        if (!fs.existsSync(localPath)) await this.opts.segmentStore.getToFile(record.path, localPath);
+        opened.push({ record, reader: openSegment(localPath, record.id) });
+        for (const lid of record.deletedLids ?? []) shard.deleted.add(lid);
+      }
+      if (shard.closed) {
+        for (const o of opened) o.reader?.close();
+        return [];
+      }
+      return opened.flatMap((segment, k) => shard.swapSegments(k === 0 ? change.removed : new Set(), segment));
+    });
+    if (removed.length === 0) return false;
+    await this.compactor.retire(removed);
+    this.opts.logger.info({ index: name, removed: removed.map((r) => r.record.id) }, 'segments merged by another process taken in');
+    return true;
+  }
+
   private async flushShard(shard: IndexShard): Promise<void> {
     try {
-      await shard.flush();
+      await shard.flush().catch(async (err: unknown) => {
+        // a delete update named a segment another process merged: take the merge in, then again
+        if (!(err instanceof ConflictError) || !(await this.syncSegments(shard.name))) throw err;
+        await shard.flush();
+      });
       await shard.commitMappingIfChanged();
       // each committed memtable started a truncation (adopt), which logs its own failure
       await this.truncating.catch(() => undefined);
@@ -844,7 +891,7 @@ export class Engine {
       }
       // quick flushed files become compact before the index rests (once per idle period: a
       // failed merge is logged and not retried until the index is used again)
-      if (this.idleMergedAt.get(shard) !== shard.lastUsedMs && idleMerge(shard.segmentRecords(), this.opts.mergePolicy) !== null) {
+      if (this.mergesHere() && this.idleMergedAt.get(shard) !== shard.lastUsedMs && idleMerge(shard.segmentRecords(), this.opts.mergePolicy) !== null) {
         this.idleMergedAt.set(shard, shard.lastUsedMs);
         void this.compactor.runPlans(shard, () => {
           const plan = idleMerge(shard.segmentRecords(), this.opts.mergePolicy);

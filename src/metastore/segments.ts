@@ -73,22 +73,60 @@ export class SegmentRepository {
   }
 
   /**
-   * Sets the deleted `_lid`s of live segments of an index (those named; a segment no longer
-   * live is skipped: its replacement carries its deletes).
+   * Sets the deleted `_lid`s of live segments of an index. ConflictError (and no change) when a
+   * named segment is no longer live: another process merged it (see commitMerge), and the
+   * caller must take the merged segment in before its deletes can be recorded.
    */
   async updateDeletedLids(index: string, changes: ReadonlyArray<{ segmentId: string; deletedLids: readonly number[] }>): Promise<void> {
     if (changes.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
       await bumpGeneration(trx, index);
       for (const change of changes) {
-        await trx
+        const result = await trx
           .updateTable('segments')
           .set({ deleted_lids: encodeLids(change.deletedLids) })
           .where('index_name', '=', index)
           .where('id', '=', change.segmentId)
           .where('deleted_at_ms', 'is', null)
-          .execute();
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) {
+          throw new ConflictError(`segment [${change.segmentId}] of index [${index}] is no longer live: it was merged`, 'version_conflict_engine_exception', { index });
+        }
       }
+    });
+  }
+
+  /**
+   * A merge made by another process than the index's owner (the storage role): like
+   * replaceSegments, and the merged segment's deleted `_lid`s are those its inputs hold in the
+   * catalog when the swap commits, less `droppedLids` (deleted when the merge read its inputs,
+   * so left out of the merged file). Deletes the owner recorded while the merge ran are kept:
+   * both go through the index row's lock (bumpGeneration), so a delete update either committed
+   * before (and is carried here) or comes after and fails (updateDeletedLids' conflict), and the
+   * owner records it again on the merged segment. Returns the merged record as committed.
+   */
+  async commitMerge(index: string, removedIds: readonly string[], added: NewSegment, droppedLids: readonly number[], nowMs: number = Date.now()): Promise<SegmentRecord> {
+    const removed = [...new Set(removedIds)];
+    return this.db.transaction().execute(async (trx) => {
+      await bumpGeneration(trx, index);
+      const rows = await trx
+        .selectFrom('segments')
+        .select(['id', 'deleted_lids'])
+        .where('index_name', '=', index)
+        .where('id', 'in', removed)
+        .where('deleted_at_ms', 'is', null)
+        .execute();
+      if (rows.length !== removed.length) {
+        throw new ConflictError(`segments of index [${index}] to replace are no longer all live: [${removed.join(',')}]`, 'version_conflict_engine_exception', { index });
+      }
+      const dropped = new Set(droppedLids);
+      const carried = rows.flatMap((r) => decodeLids(r.deleted_lids)).filter((lid) => !dropped.has(lid));
+      carried.sort((a, b) => a - b);
+      await trx.updateTable('segments').set({ deleted_at_ms: int(nowMs, 'nowMs') }).where('index_name', '=', index).where('id', 'in', removed).execute();
+      const record: NewSegment = { ...added, deletedLids: carried };
+      await insertSegments(trx, index, [record]);
+      const { deletedLids: _all, ...rest } = record;
+      return { ...rest, index, ...(carried.length > 0 ? { deletedLids: carried } : {}) };
     });
   }
 

@@ -12,7 +12,7 @@ import { openSegment } from '../segment/index.js';
 import { persistSegment, type PersistedSegment } from '../shard/persist-segment.js';
 import { SegmentWriterPool } from '../segment-writer-pool/index.js';
 import type { EngineCatalog, SegmentStore } from '../catalog/index.js';
-import type { IndexShard } from '../shard/index-shard.js';
+import type { IndexShard, OpenSegment } from '../shard/index-shard.js';
 import { nextMerge, DEFAULT_MERGE_POLICY, type MergePlan, type MergePolicyOptions } from './merge-policy.js';
 
 /** What compaction reports, for the svc_compaction_* and svc_delete_file_* metrics. */
@@ -104,13 +104,7 @@ export class Compactor {
       shard.deleted.forget(dropped.lidSet);
       const record = persisted.record;
       this.events.finished(plan, record.numDocs);
-      for (const old of removed) {
-        // scrolls may still read the replaced segments: their files are unlinked now (open
-        // descriptors keep them readable) and the readers closed after the grace period
-        const reader = old.reader;
-        if (reader) setTimeout(() => reader.close(), this.readerGraceMs).unref();
-        await this.deleteFile(path.join(this.dataDir, old.record.path));
-      }
+      await this.retire(removed);
       await this.store.deleteMany(removed.map((old) => old.record.path)).catch((err: unknown) => {
         this.logger.warn({ err, index: shard.name }, 'could not delete replaced segment objects; they are unreferenced');
       });
@@ -123,6 +117,19 @@ export class Compactor {
         await this.store.deleteMany([persisted.record.path]).catch(() => undefined);
       }
       return false;
+    }
+  }
+
+  /**
+   * Lets go of the local copies of replaced segments (merged here, or by the storage role of a
+   * cluster): scrolls may still read them, so their files are unlinked now (open descriptors
+   * keep them readable) and the readers closed after the grace period.
+   */
+  async retire(removed: readonly OpenSegment[]): Promise<void> {
+    for (const old of removed) {
+      const reader = old.reader;
+      if (reader) setTimeout(() => reader.close(), this.readerGraceMs).unref();
+      await this.deleteFile(path.join(this.dataDir, old.record.path));
     }
   }
 

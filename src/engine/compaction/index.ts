@@ -7,3 +7,5 @@ export { nextMerge, idleMerge, DEFAULT_MERGE_POLICY } from './merge-policy.js';
 export type { MergeCandidate, MergePlan, MergePolicyOptions } from './merge-policy.js';
 export { Compactor, NO_COMPACTION_EVENTS } from './compactor.js';
 export type { CompactionEvents } from './compactor.js';
+export { mergeFromStore } from './store-merge.js';
+export type { StoreMergeInput, StoreMergeResult } from './store-merge.js';

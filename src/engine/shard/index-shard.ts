@@ -93,6 +93,8 @@ export class IndexShard {
   private persistingDeletesSeq: number | null = null;
   /** catalog updates of deleted docs and merge swaps, one at a time (see persistDeletes) */
   private deletesLock: Promise<void> = Promise.resolve();
+  /** flushed segments being committed: in the catalog a moment before they are held here */
+  private readonly committing = new Set<string>();
 
   constructor(
     record: IndexRecord,
@@ -491,9 +493,14 @@ export class IndexShard {
     const write = (outputPath: string) => this.writer.run({ kind: 'memtable-snapshot', snapshot: memtable.snapshot(), outputPath });
     const { record, filePath } = await persistSegment(write, this.persistTarget(0), memtable.id);
     const version = this.mapping.version;
-    await this.catalog.commitSegment(record, this.mapping.toJSON());
-    this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
-    this.segments.push({ record, reader: openSegment(filePath, record.id) });
+    this.committing.add(record.id);
+    try {
+      await this.catalog.commitSegment(record, this.mapping.toJSON());
+      this.mappingVersionCommitted = Math.max(this.mappingVersionCommitted, version);
+      this.segments.push({ record, reader: openSegment(filePath, record.id) });
+    } finally {
+      this.committing.delete(record.id);
+    }
     this.flushing.splice(this.flushing.indexOf(pending), 1);
     // the deletes of its documents, and any other logged since, before the log lets them go
     await this.persistDeletes();
@@ -527,6 +534,21 @@ export class IndexShard {
       for (const lid of this.deleted.lidsOf(s.reader)) lids.push(lid);
     }
     return { docs, lids, lidSet: new Set(lids) };
+  }
+
+  /**
+   * Merges another process committed (the storage role of a cluster), from the catalog's live
+   * segments read after `heldBefore` (this shard's segment ids) was taken: the segments held
+   * then that are no longer live, and the live ones this shard does not hold (a flush being
+   * committed here aside). Nothing when either side is empty: a merge replaces some segments.
+   */
+  mergedElsewhere(heldBefore: ReadonlySet<string>, live: readonly SegmentRecord[]): { removed: Set<string>; added: SegmentRecord[] } {
+    const liveIds = new Set(live.map((r) => r.id));
+    const held = new Set(this.segments.map((s) => s.record.id));
+    const removed = new Set([...heldBefore].filter((id) => held.has(id) && !liveIds.has(id)));
+    const added = live.filter((r) => !held.has(r.id) && !this.committing.has(r.id));
+    if (removed.size === 0 || added.length === 0) return { removed: new Set(), added: [] };
+    return { removed, added };
   }
 
   /** Replaces compacted segments (already committed by the catalog) with their merged file. */
