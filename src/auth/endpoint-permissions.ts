@@ -166,6 +166,8 @@ added(['GET'], ['/_internal/node', '/_internal/cluster'], { kind: 'cluster_secre
 added(['POST'], ['/_internal/search', '/_internal/placements/:index', '/_internal/es/indexes', '/_internal/mappings'], { kind: 'cluster_secret' });
 added(['GET', 'POST', 'PUT', 'DELETE'], ['/_internal/es'], { kind: 'cluster_secret' });
 added(['DELETE'], ['/_internal/scroll/:id'], { kind: 'cluster_secret' });
+// the storage role's merges and garbage collection, and a cache node taking a merge in
+added(['POST'], ['/_internal/storage/merge', '/_internal/storage/gc', '/_internal/segments/:index/sync'], { kind: 'cluster_secret' });
 // the web console's static files hold no data: its API calls carry the key and are checked as usual
 added(['GET'], ['/_console', '/_console/:file'], PUBLIC);
 

@@ -14,3 +14,6 @@ export { targetOrder, type SearchPartRequest, type SearchPartResponse } from './
 export { CacheHoldings } from './cache-holdings.js';
 export { Rebalancer, type RebalancerOptions } from './rebalancer.js';
 export { drainNode, placedOn, waitDrained, type DrainState } from './drain.js';
+export { StorageService, type StorageServiceOptions } from './storage-service.js';
+export { CompactionSchedule, storageNodes, type CompactionScheduleOptions } from './compaction-schedule.js';
+export { ClusterWriteBudget, UNFLUSHED_BYTES_STAT } from './write-budget.js';

@@ -8,7 +8,7 @@
  */
 import type { ClusterConfig } from '../config/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
-import type { Metastore, NodeRecord, PlacementRecord } from '../metastore/index.js';
+import type { JsonObject, Metastore, NodeRecord, PlacementRecord } from '../metastore/index.js';
 import { processFigures, type Logger } from '../observability/index.js';
 import type { InternalClient } from './internal-client.js';
 import { planPlacements } from './placement.js';
@@ -159,7 +159,7 @@ export class ClusterMember {
       name: this.opts.nodeName,
       roles: config.roles,
       url: this.url,
-      stats: { ...processFigures() },
+      stats: { ...processFigures(), ...this.figures() },
       startedAtMs: this.startedAtMs,
       leaseMs: config.leaseMs,
       draining: this.drainingFlag,
@@ -185,6 +185,12 @@ export class ClusterMember {
   }
 
   private readonly beatListeners: Array<() => Promise<void>> = [];
+  private figures: () => JsonObject = () => ({});
+
+  /** Figures of this process's role written with each heartbeat (a cache node's unflushed bytes). */
+  reportFigures(figures: () => JsonObject): void {
+    this.figures = figures;
+  }
 
   /** Runs `listener` after each heartbeat (a failure is logged; the next heartbeat runs it again). */
   onHeartbeat(listener: () => Promise<void>): void {

@@ -26,6 +26,10 @@ export interface ClusterConfig {
   leaseMs: number;
   /** SVC_SHARED_WAL_DIR: where every cache node's write-ahead log is, readable by all of them */
   sharedWalDir?: string;
+  /** SVC_GC_GRACE_SECONDS: how long an unreferenced segment file stays in the object store */
+  gcGraceMs: number;
+  /** SVC_GC_INTERVAL_SECONDS: how often the coordinator has the storage role collect garbage */
+  gcIntervalMs: number;
 }
 
 /** Parses a comma-separated role list (`--roles` or SVC_ROLES). */
@@ -80,6 +84,8 @@ export function clusterConfig(s: EnvSettings, rolesOverride: string | undefined,
     secret,
     heartbeatIntervalMs,
     leaseMs,
+    gcGraceMs: Math.round(s.SVC_GC_GRACE_SECONDS * 1000),
+    gcIntervalMs: Math.round(s.SVC_GC_INTERVAL_SECONDS * 1000),
     ...(s.SVC_SHARED_WAL_DIR === undefined ? {} : { sharedWalDir: s.SVC_SHARED_WAL_DIR }),
   };
 }

@@ -44,6 +44,15 @@ export const envSchema = z.object({
    * placed on it until it comes back
    */
   SVC_SHARED_WAL_DIR: z.string().min(1).optional(),
+  /**
+   * in a cluster with a storage process: how long a segment file no live segment names any more
+   * (replaced by a merge, or of a deleted index, or uploaded and never committed) stays in the
+   * object store before the storage role deletes it, so that a reader that still has it open is
+   * not broken
+   */
+  SVC_GC_GRACE_SECONDS: z.coerce.number().positive().default(600),
+  /** how often the coordinator has the storage role collect garbage in the object store */
+  SVC_GC_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
 
   SVC_MAX_BULK_BYTES: positiveInt.default(100 * MiB),
   /**

@@ -13,7 +13,7 @@ export { AggregationService, TimeZone } from './aggregations/index.js';
 export type { AggregationRequest, AggregationServiceOptions, AggSpec, AggResult, PartialWire } from './aggregations/index.js';
 export { QueryPool } from './query-pool/index.js';
 export type { QueryPoolEvents } from './query-pool/index.js';
-export { nextMerge, mergeFromStore, DEFAULT_MERGE_POLICY } from './compaction/index.js';
+export { nextMerge, idleMerge, mergeFromStore, DEFAULT_MERGE_POLICY } from './compaction/index.js';
 export type { CompactionEvents, MergePlan, MergePolicyOptions, StoreMergeResult } from './compaction/index.js';
 export { SegmentWriterPool } from './segment-writer-pool/index.js';
 export type { SearchRequest, SearchResult, SearchHit, SearchTarget, SortKey, SortOrder } from './search/types.js';

@@ -41,4 +41,9 @@ export interface ApiDeps {
   queryPool: QueryPool;
   /** membership: the live nodes and the coordinator lease holder */
   cluster: ClusterMembership;
+  /**
+   * A cache node of a cluster: the bytes waiting for storage on every cache node, this node's
+   * `own` included (the write budget is the cluster's). Undefined: this node's are all there is.
+   */
+  clusterPendingBytes?: (own: number) => number;
 }

@@ -18,12 +18,24 @@ import { createLogger, Metrics, type Logger } from '../observability/index.js';
 import { Engine, QueryPool, ReaderCacheBudget, useReaderCacheBudget } from '../engine/index.js';
 import { openMetastore, type Metastore } from '../metastore/index.js';
 import { buildApi, buildInternalApi, registerInternalRoutes, type Lifecycle } from '../http/index.js';
-import { CacheHoldings, ClusterMember, ClusterRouting, drainNode, InternalClient, waitDrained } from '../cluster/index.js';
+import {
+  CacheHoldings,
+  ClusterMember,
+  ClusterRouting,
+  ClusterWriteBudget,
+  CompactionSchedule,
+  drainNode,
+  InternalClient,
+  StorageService,
+  storageNodes,
+  UNFLUSHED_BYTES_STAT,
+  waitDrained,
+} from '../cluster/index.js';
 import { connectIndexCatalog, syncAliases } from '../http/indices/index.js';
 import { buildRoutedApi } from '../http/routed/index.js';
 import { ServiceUnavailableError } from '../common/index.js';
 import { fencedCatalog, metastoreCatalog } from './metastore-catalog.js';
-import { objectMetricsHooks, openObjectStore } from '../storage/index.js';
+import { objectMetricsHooks, openObjectStore, type ObjectStore } from '../storage/index.js';
 import { compactionMetrics, documentMetricsRecorder, queryPoolMetrics } from './engine-metrics.js';
 import { OrgService, RbacService, createAuditLog } from '../auth/index.js';
 
@@ -67,11 +79,26 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
   // one process runs the data path whole; in a cluster, cache nodes hold it
   const holdings = split && roles.includes('cache') ? new CacheHoldings(metastore, config.cluster.nodeId, config.cluster.sharedWalDir) : undefined;
   await holdings?.refresh();
-  const data = !split || holdings !== undefined ? await startDataPath(config, metastore, metrics, logger, holdings, member) : undefined;
+  // in a cluster: whether a storage process merges (cache nodes then do not), and the write budget over all cache nodes
+  const clusterState = split ? await ClusterState.read(metastore, config.cluster.nodeId) : undefined;
+  const data = !split || holdings !== undefined ? await startDataPath(config, metastore, metrics, logger, holdings, member, clusterState) : undefined;
+  const storage = split && roles.includes('storage') ? await startStorage(config, metastore, metrics, logger, client, data?.objectStore) : undefined;
   // a cache node of a cluster: its Elasticsearch API, reached by the api role through an internal route
   const esApp =
     split && data !== undefined
-      ? buildApi({ config, logger, metrics, engine: data.engine, lifecycle, rbac, org, metastore, queryPool: data.queryPool, cluster: member })
+      ? buildApi({
+          config,
+          logger,
+          metrics,
+          engine: data.engine,
+          lifecycle,
+          rbac,
+          org,
+          metastore,
+          queryPool: data.queryPool,
+          cluster: member,
+          clusterPendingBytes: (own) => clusterState!.budget.pendingBytes(own),
+        })
       : undefined;
   const dataRoutes =
     data !== undefined && esApp !== undefined && holdings !== undefined
@@ -97,17 +124,41 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       moveWaitMs: Math.max(2 * config.cluster.leaseMs, 10_000),
       movesFromDead: config.cluster.sharedWalDir !== undefined,
     });
-    app = buildRoutedApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, routing, client }, (routes) =>
-      registerInternalRoutes(routes, { config, metastore, cluster: member, ...(dataRoutes === undefined ? {} : { data: dataRoutes }) }),
+    app = buildRoutedApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, routing, client, writeBudget: clusterState!.budget }, (routes) =>
+      registerInternalRoutes(routes, { config, metastore, cluster: member, ...(dataRoutes === undefined ? {} : { data: dataRoutes }), ...(storage === undefined ? {} : { storage: storage.service }) }),
     );
   } else {
-    app = buildInternalApi({ config, logger, metrics, lifecycle, rbac, org, metastore, cluster: member, engine: data?.engine, ...(dataRoutes === undefined ? {} : { data: dataRoutes }) });
+    app = buildInternalApi({
+      config,
+      logger,
+      metrics,
+      lifecycle,
+      rbac,
+      org,
+      metastore,
+      cluster: member,
+      engine: data?.engine,
+      ...(dataRoutes === undefined ? {} : { data: dataRoutes }),
+      ...(storage === undefined ? {} : { storage: storage.service }),
+    });
+  }
+  if (clusterState !== undefined) {
+    if (data !== undefined) member.reportFigures(() => ({ [UNFLUSHED_BYTES_STAT]: data.engine.pendingStorageBytes() }));
+    member.onHeartbeat(() => clusterState.refresh());
+  }
+  if (split && roles.includes('coordinator')) {
+    const schedule = new CompactionSchedule({ metastore, client, logger, gcIntervalMs: config.cluster.gcIntervalMs, idleIndexMs: config.idleIndexMs });
+    member.onHeartbeat(async () => {
+      if (member.isCoordinatorLeader) await schedule.tick();
+    });
   }
   if (holdings !== undefined && data !== undefined) {
     member.onHeartbeat(async () => {
       await holdings.reconcile(data.engine, member.leaseLapses);
       // aliases changed through another node
       await syncAliases(data.engine, metastore);
+      // merges the storage role committed, in case its call did not come through
+      if (clusterState?.storagePresent) for (const index of data.engine.indexNames()) await data.engine.syncSegments(index);
     });
   }
   let inFlight = 0;
@@ -161,8 +212,10 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       await member.stop();
       await app.close();
       await esApp?.close();
+      await storage?.service.close();
       await data?.queryPool.close();
       await data?.objectStore.close();
+      if (storage !== undefined && storage.objectStore !== data?.objectStore) await storage.objectStore.close();
       await metastore.close();
       logger.info('svc stopped');
     })();
@@ -173,7 +226,7 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
 
 interface DataPath {
   engine: Engine;
-  objectStore: ReturnType<typeof openObjectStore>;
+  objectStore: ObjectStore;
   queryPool: QueryPool;
   readerCache: ReaderCacheBudget;
 }
@@ -186,19 +239,9 @@ async function startDataPath(
   logger: Logger,
   holdings: CacheHoldings | undefined,
   member: ClusterMember,
+  clusterState: ClusterState | undefined,
 ): Promise<DataPath> {
-  // an unusable object store (a malformed or expired SAS URL, wrong credentials) stops the start
-  const objectStore = openObjectStore(config.objectStore, {
-    dataDir: config.dataDir,
-    hooks: objectMetricsHooks(metrics),
-    onRetry: ({ op, key, attempt, delayMs }) => logger.warn({ op, key, attempt, delayMs }, 'object store request failed; retrying'),
-  });
-  try {
-    await objectStore.verify();
-  } catch (err) {
-    await metastore.close();
-    throw err;
-  }
+  const objectStore = await openVerifiedObjectStore(config, metastore, metrics, logger);
   // before any segment is opened: the main thread's readers keep their entries under it too
   const readerCache = ReaderCacheBudget.create(config.readerCacheBytes);
   useReaderCacheBudget(readerCache, readerCache.acquireSlot());
@@ -219,6 +262,7 @@ async function startDataPath(
     ...(holdings === undefined
       ? {}
       : { holds: (index: string) => holdings.holds(index), walDir: holdings.walDir(), foreignWalDirs: () => holdings.foreignWalDirs() }),
+    ...(clusterState === undefined ? {} : { mergesHere: () => !clusterState.storagePresent }),
   });
   await connectIndexCatalog({ engine, metastore, logger });
   metrics.watchIndexBytes(() => engine.indexBytes());
@@ -239,6 +283,64 @@ async function drainBeforeStop(member: ClusterMember, metastore: Metastore, logg
     else logger.info('every index handed over to other cache nodes');
   } catch (err) {
     logger.warn({ err }, 'draining before the stop failed');
+  }
+}
+
+/** The object store of the settings; one that cannot be used (a malformed or expired SAS URL, wrong credentials) stops the start. */
+async function openVerifiedObjectStore(config: Config, metastore: Metastore, metrics: Metrics, logger: Logger): Promise<ObjectStore> {
+  const objectStore = openObjectStore(config.objectStore, {
+    dataDir: config.dataDir,
+    hooks: objectMetricsHooks(metrics),
+    onRetry: ({ op, key, attempt, delayMs }) => logger.warn({ op, key, attempt, delayMs }, 'object store request failed; retrying'),
+  });
+  try {
+    await objectStore.verify();
+  } catch (err) {
+    await metastore.close();
+    throw err;
+  }
+  return objectStore;
+}
+
+/** The storage role of a cluster: merges and garbage collection, on the data path's object store or one of its own. */
+async function startStorage(
+  config: Config,
+  metastore: Metastore,
+  metrics: Metrics,
+  logger: Logger,
+  client: InternalClient,
+  shared: ObjectStore | undefined,
+): Promise<{ service: StorageService; objectStore: ObjectStore }> {
+  const objectStore = shared ?? (await openVerifiedObjectStore(config, metastore, metrics, logger));
+  const scratchDir = path.join(config.dataDir, 'merges');
+  // scratch files of merges cut short by a stop
+  await fs.promises.rm(scratchDir, { recursive: true, force: true });
+  const service = new StorageService({ metastore, store: objectStore, scratchDir, client, logger, gcGraceMs: config.cluster.gcGraceMs });
+  return { service, objectStore };
+}
+
+/**
+ * What a process of a cluster reads of the others at each heartbeat: whether a storage process
+ * is live (cache nodes then leave merges to it), and the cache nodes' unflushed bytes.
+ */
+class ClusterState {
+  storagePresent = false;
+
+  private constructor(
+    private readonly metastore: Metastore,
+    readonly budget: ClusterWriteBudget,
+  ) {}
+
+  static async read(metastore: Metastore, nodeId: string): Promise<ClusterState> {
+    const state = new ClusterState(metastore, new ClusterWriteBudget(nodeId));
+    await state.refresh();
+    return state;
+  }
+
+  async refresh(): Promise<void> {
+    const live = await this.metastore.nodes.liveNodes();
+    this.storagePresent = storageNodes(live).length > 0;
+    this.budget.observe(live);
   }
 }
 

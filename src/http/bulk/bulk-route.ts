@@ -28,18 +28,24 @@ export function registerBulkRoutes(app: FastifyInstance, deps: ApiDeps, canWrite
 /** Whether the request's actor may write the index; the RBAC layer supplies it. */
 export type IndexPermissionCheck = (request: FastifyRequest, index: string) => SvcError | undefined;
 
-/** Refuses a write with 429 while too much waits for storage or for a flush. */
+/**
+ * Refuses a write with 429 while too much waits for storage (in a cluster, on all cache nodes
+ * together) or for a flush of this node's log.
+ */
 export function assertWriteBudget(deps: ApiDeps): void {
   const pending = deps.engine.pendingStorageBytes();
-  if (pending > deps.config.storageMaxPendingBytes) {
-    throw new TooManyRequestsError(
-      `rejected bulk request: ${pending} bytes are waiting for storage, over the budget of ${deps.config.storageMaxPendingBytes} bytes; retry later`,
-    );
-  }
+  assertStorageBudget(deps.clusterPendingBytes?.(pending) ?? pending, deps.config.storageMaxPendingBytes);
   if (pending > deps.config.walMaxUnflushedBytes) {
     throw new TooManyRequestsError(
       `rejected bulk request: ${pending} bytes of the write-ahead log are not flushed yet, over SVC_WAL_MAX_UNFLUSHED_BYTES (${deps.config.walMaxUnflushedBytes}); retry later`,
     );
+  }
+}
+
+/** 429 when `pending` bytes waiting for storage are over the budget (SVC_STORAGE_MAX_PENDING_BYTES). */
+export function assertStorageBudget(pending: number, budget: number): void {
+  if (pending > budget) {
+    throw new TooManyRequestsError(`rejected bulk request: ${pending} bytes are waiting for storage, over the budget of ${budget} bytes; retry later`);
   }
 }
 

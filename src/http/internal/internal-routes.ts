@@ -7,10 +7,11 @@
  * `POST /_internal/mappings` (the mappings of some of its indexes), `/_internal/es` (its
  * Elasticsearch API, for requests the api role sends whole), `POST /_internal/es/indexes` (the
  * same for its share of a request over several indexes) and the routes that move its indexes
- * while it runs (handover, drain: see move-routes.ts).
+ * while it runs (handover, drain: see move-routes.ts); the storage role's merges and garbage
+ * collection, and a cache node's taking in of a merge (storage-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { COORDINATOR_LEASE } from '../../cluster/index.js';
+import { COORDINATOR_LEASE, type StorageService } from '../../cluster/index.js';
 import type { Config } from '../../config/index.js';
 import type { Metastore } from '../../metastore/index.js';
 import type { ClusterMembership } from '../deps.js';
@@ -18,6 +19,7 @@ import { registerForwardRoute, type CacheGuard } from './forward-route.js';
 import { registerMoveRoutes, type MoveRouteDeps } from './move-routes.js';
 import { registerPlacementRoute } from './placement-route.js';
 import { registerSearchPartRoute, type SearchPartDeps } from './search-part-route.js';
+import { registerSegmentSyncRoute, registerStorageRoutes } from './storage-routes.js';
 
 export interface InternalRouteDeps {
   config: Config;
@@ -25,6 +27,8 @@ export interface InternalRouteDeps {
   cluster: ClusterMembership;
   /** the data of a cache node in a cluster: search parts and its Elasticsearch API for the api role */
   data?: SearchPartDeps & CacheGuard & MoveRouteDeps & { esApp: FastifyInstance };
+  /** the storage role of a cluster: merges and garbage collection */
+  storage?: StorageService;
 }
 
 export function registerInternalRoutes(app: FastifyInstance, deps: InternalRouteDeps): void {
@@ -33,7 +37,9 @@ export function registerInternalRoutes(app: FastifyInstance, deps: InternalRoute
     registerSearchPartRoute(app, deps.data);
     registerForwardRoute(app, deps.data);
     registerMoveRoutes(app, deps.data, deps.cluster.nodeId);
+    registerSegmentSyncRoute(app, deps.data.engine);
   }
+  if (deps.storage !== undefined) registerStorageRoutes(app, deps.storage);
   app.get('/_internal/node', async () => ({
     id: deps.cluster.nodeId,
     name: deps.config.nodeName,

@@ -12,7 +12,7 @@ import { bulkItemForbidden } from '../../auth/index.js';
 import { IndexNotHereError, SvcError, ServiceUnavailableError } from '../../common/index.js';
 import { notApplied, remoteError } from '../../cluster/index.js';
 import { accessOf } from '../auth-hook.js';
-import { failedItem } from '../bulk/bulk-route.js';
+import { assertStorageBudget, failedItem } from '../bulk/bulk-route.js';
 import { parseBulk } from '../bulk/parse-bulk.js';
 import { FORWARDED_HEADERS, FORWARD_PATH, FORWARD_URL_HEADER, INDEXES_HEADER, pickHeaders } from '../internal/forward-route.js';
 import { sendJsonText } from '../json-reply.js';
@@ -41,6 +41,8 @@ export function registerRoutedBulk(app: FastifyInstance, deps: RoutedApiDeps): v
 
 async function routedBulk(deps: RoutedApiDeps, request: FastifyRequest<{ Params: BulkParams }>): Promise<string> {
   const started = performance.now();
+  // refused whole before anything is sent, as one process refuses it
+  assertStorageBudget(deps.writeBudget.pendingBytes(), deps.config.storageMaxPendingBytes);
   const body = bodyBuffer(request.body);
   // counted here, once: the cache nodes do not count the parts sent to them
   deps.metrics.usageWriteBytes.inc(body.length);
