@@ -859,8 +859,10 @@ export class Engine {
   private async flushShard(shard: IndexShard): Promise<void> {
     try {
       await shard.flush().catch(async (err: unknown) => {
-        // a delete update named a segment another process merged: take the merge in, then again
-        if (!(err instanceof ConflictError) || !(await this.syncSegments(shard.name))) throw err;
+        // a delete update named a segment another process merged: take the merge in (unless a
+        // call from that process did already), then again
+        if (!(err instanceof ConflictError)) throw err;
+        await this.syncSegments(shard.name);
         await shard.flush();
       });
       await shard.commitMappingIfChanged();

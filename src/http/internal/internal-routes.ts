@@ -11,7 +11,7 @@
  * collection, and a cache node's taking in of a merge (storage-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { COORDINATOR_LEASE, type StorageService } from '../../cluster/index.js';
+import { COORDINATOR_LEASE, UNFLUSHED_BYTES_STAT, type StorageService } from '../../cluster/index.js';
 import type { Config } from '../../config/index.js';
 import type { Metastore } from '../../metastore/index.js';
 import type { ClusterMembership } from '../deps.js';
@@ -65,6 +65,8 @@ export function registerInternalRoutes(app: FastifyInstance, deps: InternalRoute
         heartbeat_at_ms: n.heartbeatAtMs,
         lease_expires_at_ms: n.leaseExpiresAtMs,
         draining: n.draining,
+        // a cache node's bytes waiting for storage, as of its last heartbeat (the write budget)
+        ...(typeof n.stats[UNFLUSHED_BYTES_STAT] === 'number' ? { unflushed_bytes: n.stats[UNFLUSHED_BYTES_STAT] } : {}),
       })),
       coordinator:
         lease === undefined
