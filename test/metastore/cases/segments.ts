@@ -121,6 +121,40 @@ export function segmentCases(it: DefineTest): void {
     assert.equal(await ms.segments.purgeSegments([]), 0);
   });
 
+  it('a delete update naming a segment that is no longer live is refused whole', async (ms) => {
+    await withIndexes(ms, 'a');
+    await ms.segments.addSegments('a', [seg('s1', 1), seg('s2', 2)]);
+    await ms.segments.replaceSegments('a', ['s1'], [seg('m1', 3, { level: 1 })]);
+    await assert.rejects(
+      ms.segments.updateDeletedLids('a', [
+        { segmentId: 's2', deletedLids: [7] },
+        { segmentId: 's1', deletedLids: [5] },
+      ]),
+      ConflictError,
+    );
+    assert.equal((await ms.segments.listSegments('a')).find((r) => r.id === 's2')?.deletedLids, undefined, 'nothing of the refused update is written');
+  });
+
+  it('commitMerge carries the deletes recorded on its inputs, less those the merged file left out', async (ms) => {
+    await withIndexes(ms, 'a');
+    await ms.segments.addSegments('a', [seg('s1', 1, { deletedLids: [1, 4] }), seg('s2', 2), seg('s3', 3)]);
+    // recorded while the merge ran: after it read its inputs
+    await ms.segments.updateDeletedLids('a', [
+      { segmentId: 's1', deletedLids: [1, 4, 9] },
+      { segmentId: 's2', deletedLids: [12] },
+    ]);
+    const merged = await ms.segments.commitMerge('a', ['s1', 's2'], seg('m1', 4, { level: 1 }), [1, 4], 500);
+    assert.deepEqual(merged.deletedLids, [9, 12]);
+    assert.equal(merged.index, 'a');
+    const live = await ms.segments.listSegments('a');
+    assert.deepEqual(ids(live), ['s3', 'm1']);
+    assert.deepEqual(live.find((r) => r.id === 'm1')?.deletedLids, [9, 12]);
+    assert.deepEqual(ids(await ms.segments.listDeletable({ deletedBeforeMs: 501 })), ['s1', 's2']);
+    // the same inputs again (a second merge of them): refused, nothing written
+    await assert.rejects(ms.segments.commitMerge('a', ['s1', 's3'], seg('m2', 5, { level: 1 }), []), ConflictError);
+    assert.deepEqual(ids(await ms.segments.listSegments('a')), ['s3', 'm1']);
+  });
+
   it('commits many segments in one call', async (ms) => {
     await withIndexes(ms, 'a');
     const many = Array.from({ length: 1200 }, (_, i) => seg(`s${String(i).padStart(5, '0')}`, i));
