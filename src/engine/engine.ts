@@ -32,7 +32,7 @@ import { openSegment } from './segment/index.js';
 import { ShardWriteBatch, WalRecordReader, type ScannedDocument } from './ingest/index.js';
 import { IndexShard, type KeyEntry, type OpenSegment } from './shard/index-shard.js';
 import { Compactor, idleMerge, type CompactionEvents, type MergePolicyOptions } from './compaction/index.js';
-import { AliasTable, type AliasLink, type EngineCatalog, type IndexRecord, type SegmentStore } from './catalog/index.js';
+import { AliasTable, type AliasLink, type EngineCatalog, type IndexRecord, type SegmentRecord, type SegmentStore } from './catalog/index.js';
 import type { SearchTarget } from './search/types.js';
 import { IndexMapping, type MappingEntry } from './mapping/index.js';
 import { FLUSH_THREAD_NAME, SegmentWriterPool } from './segment-writer-pool/index.js';
@@ -854,6 +854,17 @@ export class Engine {
     await this.compactor.retire(removed);
     this.opts.logger.info({ index: name, removed: removed.map((r) => r.record.id) }, 'segments merged by another process taken in');
     return true;
+  }
+
+  /**
+   * Held indexes with a segment that `live` (the catalog's live segments of every index) no
+   * longer lists: another process replaced it, and syncSegments takes the merge in.
+   */
+  indexesWithReplacedSegments(live: readonly SegmentRecord[]): string[] {
+    const liveIds = new Set(live.map((r) => r.id));
+    const names: string[] = [];
+    for (const [name, shard] of this.shards) if (shard.segmentRecords().some((r) => !liveIds.has(r.id))) names.push(name);
+    return names;
   }
 
   private async flushShard(shard: IndexShard): Promise<void> {

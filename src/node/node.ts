@@ -158,7 +158,10 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
       // aliases changed through another node
       await syncAliases(data.engine, metastore);
       // merges the storage role committed, in case its call did not come through
-      if (clusterState?.storagePresent) for (const index of data.engine.indexNames()) await data.engine.syncSegments(index);
+      if (clusterState?.storagePresent) {
+        const live = await metastore.segments.listSegments();
+        for (const index of data.engine.indexesWithReplacedSegments(live)) await data.engine.syncSegments(index);
+      }
     });
   }
   let inFlight = 0;
