@@ -168,6 +168,7 @@ added(['GET', 'POST', 'PUT', 'DELETE'], ['/_internal/es'], { kind: 'cluster_secr
 added(['DELETE'], ['/_internal/scroll/:id'], { kind: 'cluster_secret' });
 // the storage role's merges and garbage collection, and a cache node taking a merge in
 added(['POST'], ['/_internal/storage/merge', '/_internal/storage/gc', '/_internal/segments/:index/sync'], { kind: 'cluster_secret' });
+added(['GET'], ['/_internal/storage/merges'], { kind: 'cluster_secret' });
 // the web console's static files hold no data: its API calls carry the key and are checked as usual
 added(['GET'], ['/_console', '/_console/:file'], PUBLIC);
 

@@ -2,9 +2,11 @@
  * The coordinator's schedule of the storage role's work: at each heartbeat of the lease holder,
  * the merge policy runs over every index's live segments as the catalog lists them, and each
  * merge that is due goes to a live storage process (the same one for an index while the set of
- * storage processes stays the same), one merge per index at a time; every gcIntervalMs, one
- * storage process collects garbage. Without a live storage process nothing is scheduled: the
- * cache nodes merge their own indexes, as in one process.
+ * storage processes stays the same). A storage process queues the merges it is sent and says
+ * which indexes it has queued; an index is sent again only once no storage process has it, and
+ * a storage process gets no more while it has MAX_QUEUED. Every gcIntervalMs, one storage
+ * process collects garbage. Without a live storage process nothing is scheduled: the cache
+ * nodes merge their own indexes, as in one process.
  */
 import { createHash } from 'node:crypto';
 import { DEFAULT_MERGE_POLICY, idleMerge, nextMerge, type MergePlan, type MergePolicyOptions, type SegmentRecord } from '../engine/index.js';
@@ -27,9 +29,10 @@ export function storageNodes(nodes: readonly NodeRecord[]): NodeRecord[] {
   return nodes.filter((n) => n.roles.includes('storage')).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** merges a storage process may have queued or running before it is sent more */
+const MAX_QUEUED = 2;
+
 export class CompactionSchedule {
-  /** indexes with a merge sent and not answered */
-  private readonly merging = new Set<string>();
   private lastGcMs = 0;
   private collecting = false;
 
@@ -40,6 +43,16 @@ export class CompactionSchedule {
     const { metastore } = this.opts;
     const storage = storageNodes(await metastore.nodes.liveNodes());
     if (storage.length === 0) return;
+    // what each storage process has queued; one that does not answer gets nothing this time
+    const queued = await Promise.all(
+      storage.map((node) =>
+        this.opts.client.json<{ merging: string[] }>(node.url, '/_internal/storage/merges').then(
+          (r) => r.merging,
+          () => undefined,
+        ),
+      ),
+    );
+    const busy = new Set(queued.flatMap((q) => q ?? []));
     const byIndex = new Map<string, SegmentRecord[]>();
     for (const s of await metastore.segments.listSegments()) {
       let list = byIndex.get(s.index);
@@ -47,9 +60,14 @@ export class CompactionSchedule {
       list.push(s);
     }
     for (const [index, segments] of byIndex) {
-      if (this.merging.has(index)) continue;
+      if (busy.has(index)) continue;
+      const k = bucketOf(index, storage.length);
+      const load = queued[k];
+      if (load === undefined || load.length >= MAX_QUEUED) continue;
       const plan = this.planFor(segments, nowMs);
-      if (plan !== null) this.send(index, plan, storage[bucketOf(index, storage.length)]!);
+      if (plan === null) continue;
+      load.push(index);
+      await this.send(index, plan, storage[k]!);
     }
     if (nowMs - this.lastGcMs >= this.opts.gcIntervalMs && !this.collecting) {
       this.lastGcMs = nowMs;
@@ -66,13 +84,12 @@ export class CompactionSchedule {
     return nowMs - newest >= this.opts.idleIndexMs ? idleMerge(segments, policy) : null;
   }
 
-  private send(index: string, plan: MergePlan, node: NodeRecord): void {
-    this.merging.add(index);
+  /** Queues the merge on the storage process (it answers at once); a refusal is logged and planned again. */
+  private async send(index: string, plan: MergePlan, node: NodeRecord): Promise<void> {
     const body = { index, from: plan.from, to: plan.to, segment_ids: plan.segmentIds };
-    void this.opts.client
+    await this.opts.client
       .json(node.url, '/_internal/storage/merge', body)
-      .catch((err: unknown) => this.opts.logger.warn({ err, index, node: node.id }, 'a merge on the storage role failed; the policy plans it again'))
-      .finally(() => this.merging.delete(index));
+      .catch((err: unknown) => this.opts.logger.warn({ err, index, node: node.id }, 'a storage process did not take a merge; it is planned again'));
   }
 
   private collect(node: NodeRecord): void {

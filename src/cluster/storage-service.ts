@@ -12,7 +12,7 @@
  */
 import type { Logger } from '../observability/index.js';
 import { ConflictError } from '../common/index.js';
-import { mergeFromStore, SegmentWriterPool, type MergePlan, type SegmentRecord } from '../engine/index.js';
+import { mergeFromStore, SegmentWriterPool, type CompactionEvents, type MergePlan, type SegmentRecord } from '../engine/index.js';
 import type { Metastore } from '../metastore/index.js';
 import type { ObjectStore } from '../storage/index.js';
 import type { InternalClient } from './internal-client.js';
@@ -25,6 +25,8 @@ export interface StorageServiceOptions {
   client: InternalClient;
   logger: Logger;
   gcGraceMs: number;
+  /** merges reported as the compactor's are (the svc_compaction_* metrics) */
+  events?: CompactionEvents;
 }
 
 /** Where segment files live in the object store (see persistSegment). */
@@ -32,7 +34,7 @@ const SEGMENTS_PREFIX = 'indexes/';
 
 export class StorageService {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly merging = new Set<string>();
+  private readonly mergingIndexes = new Set<string>();
   private readonly writer: SegmentWriterPool;
   /** object keys no segment row names, and when this process first saw them so */
   private readonly orphanSince = new Map<string, number>();
@@ -41,15 +43,30 @@ export class StorageService {
     this.writer = new SegmentWriterPool({ logger: opts.logger });
   }
 
+  /** Indexes with a merge queued or running here. */
+  merging(): string[] {
+    return [...this.mergingIndexes];
+  }
+
+  /**
+   * Queues a merge (see merge) without waiting for it: its outcome is in the catalog, and a
+   * failure is logged (the coordinator plans the merge again). ConflictError at once when the
+   * index has a merge queued or running here.
+   */
+  enqueue(index: string, plan: MergePlan): void {
+    this.merge(index, plan).catch((err: unknown) => this.opts.logger.warn({ err, index }, 'a merge on the storage role failed; the coordinator plans it again'));
+  }
+
   /**
    * Merges the plan's segments of an index (queued: one merge at a time in this process) and
-   * answers the committed segment. ConflictError when the index is being merged here already
-   * or the segments are no longer all live (a merge elsewhere, a deleted index).
+   * answers the committed segment. ConflictError, thrown at once, when the index has a merge
+   * queued or running here; the merge fails with one when the segments are no longer all live
+   * (a merge elsewhere, a deleted index).
    */
   merge(index: string, plan: MergePlan): Promise<SegmentRecord> {
-    if (this.merging.has(index)) return Promise.reject(new ConflictError(`index [${index}] is being merged already`));
-    this.merging.add(index);
-    const run = this.queue.then(() => this.mergeNow(index, plan)).finally(() => this.merging.delete(index));
+    if (this.mergingIndexes.has(index)) throw new ConflictError(`index [${index}] is being merged already`);
+    this.mergingIndexes.add(index);
+    const run = this.queue.then(() => this.mergeNow(index, plan)).finally(() => this.mergingIndexes.delete(index));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -63,15 +80,25 @@ export class StorageService {
       throw new ConflictError(`segments of index [${index}] to merge are no longer all live`, 'version_conflict_engine_exception', { index });
     }
     const started = performance.now();
-    const merged = await mergeFromStore({ scratchDir: this.opts.scratchDir, store, writer: this.writer, index: { name: index, uuid: record.uuid }, plan, inputs });
+    const events = this.opts.events;
+    events?.started(plan);
+    let merged;
+    try {
+      merged = await mergeFromStore({ scratchDir: this.opts.scratchDir, store, writer: this.writer, index: { name: index, uuid: record.uuid }, plan, inputs });
+    } catch (err) {
+      events?.failed(plan, 'io');
+      throw err;
+    }
     let committed: SegmentRecord;
     try {
       committed = await metastore.segments.commitMerge(index, plan.segmentIds, merged.record, merged.droppedLids);
     } catch (err) {
+      events?.failed(plan, 'catalog');
       // uncommitted, the merged file is nobody's
       await store.deleteMany([merged.record.path]).catch(() => undefined);
       throw err;
     }
+    events?.finished(plan, committed.numDocs);
     logger.info(
       { index, from: plan.from, to: plan.to, segments: plan.segmentIds.length, docs: committed.numDocs, deletedSinceStart: committed.deletedLids?.length ?? 0, ms: Math.round(performance.now() - started) },
       'segments merged by the storage role',

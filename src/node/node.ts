@@ -318,7 +318,7 @@ async function startStorage(
   const scratchDir = path.join(config.dataDir, 'merges');
   // scratch files of merges cut short by a stop
   await fs.promises.rm(scratchDir, { recursive: true, force: true });
-  const service = new StorageService({ metastore, store: objectStore, scratchDir, client, logger, gcGraceMs: config.cluster.gcGraceMs });
+  const service = new StorageService({ metastore, store: objectStore, scratchDir, client, logger, gcGraceMs: config.cluster.gcGraceMs, events: compactionMetrics(metrics) });
   return { service, objectStore };
 }
 

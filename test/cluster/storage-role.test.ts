@@ -134,6 +134,8 @@ test('split layout: the storage process merges flushed segments, deletes made du
   // merged by the storage process, not by the cache node
   assert.match(storage.output(), new RegExp(`"index":"${INDEX}".*segments merged by the storage role`));
   assert.doesNotMatch(cache.output(), /compaction|merged segments stay live/);
+  const metrics = await (await fetch(`${storage.url}/metrics`)).text();
+  assert.match(metrics, /svc_compaction_doc_count\{level="1"\} [1-9]/, 'the storage process counts its merges');
   await until('the cache node took the merged segment in', async () => (cache.output().includes('segments merged by another process taken in') ? true : undefined));
 
   const total = BATCHES * PER_BATCH;
