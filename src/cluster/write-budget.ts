@@ -12,6 +12,8 @@ export const UNFLUSHED_BYTES_STAT = 'unflushed_bytes';
 
 export class ClusterWriteBudget {
   private othersBytes = 0;
+  /** this process's own bytes, when it is a cache node */
+  private ownBytes: () => number = () => 0;
 
   /** @param selfId this process's node id: its own figure is counted live, not as reported */
   constructor(private readonly selfId: string) {}
@@ -27,8 +29,13 @@ export class ClusterWriteBudget {
     this.othersBytes = sum;
   }
 
-  /** The cluster's bytes waiting for storage: `own` (this node's, now) and the others' as last read. */
-  pendingBytes(own = 0): number {
+  /** Counts this process's bytes as `own` says, now rather than as reported (a cache node). */
+  countOwn(own: () => number): void {
+    this.ownBytes = own;
+  }
+
+  /** The cluster's bytes waiting for storage: this node's now (`own`, or as countOwn says) and the others' as last read. */
+  pendingBytes(own = this.ownBytes()): number {
     return own + this.othersBytes;
   }
 }

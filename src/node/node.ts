@@ -143,7 +143,10 @@ export async function startNode(config: Config, opts: { logger?: Logger } = {}):
     });
   }
   if (clusterState !== undefined) {
-    if (data !== undefined) member.reportFigures(() => ({ [UNFLUSHED_BYTES_STAT]: data.engine.pendingStorageBytes() }));
+    if (data !== undefined) {
+      member.reportFigures(() => ({ [UNFLUSHED_BYTES_STAT]: data.engine.pendingStorageBytes() }));
+      clusterState.budget.countOwn(() => data.engine.pendingStorageBytes());
+    }
     member.onHeartbeat(() => clusterState.refresh());
   }
   if (split && roles.includes('coordinator')) {

@@ -7,6 +7,8 @@
  * under it, together over it, get bulk writes refused with 429.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test, type TestContext } from 'node:test';
 import { exited, ndjson, request } from '../support/node.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../support/postgres.js';
@@ -95,6 +97,14 @@ test('split layout: the storage process merges flushed segments, deletes made du
     return view.nodes.filter((n) => n.live).length === 4 ? true : undefined;
   });
 
+  // a file no segment row names (a flush that uploaded and stopped before its commit)
+  const store = openObjectStore(settings.sasUrl, { dataDir: processes.dir('svc-store-reader-') });
+  t.after(() => store.close());
+  const strayFile = path.join(processes.dir('svc-stray-'), 'stray.seg');
+  fs.writeFileSync(strayFile, 'never committed');
+  const STRAY = 'indexes/00000000-0000-0000-0000-000000000000/stray.seg';
+  await store.put(STRAY, { filePath: strayFile });
+
   // eight flushes: eight L0 segments, which the merge policy merges into one L1 segment
   const deleted = new Set<number>();
   const remove = async (seq: number) => {
@@ -180,20 +190,15 @@ test('split layout: the storage process merges flushed segments, deletes made du
     expected,
   );
 
-  // the replaced files go from the object store once the grace period has passed; the merged one stays
-  const store = openObjectStore(settings.sasUrl, { dataDir: processes.dir('svc-store-reader-') });
-  try {
-    await until(
-      'the replaced segment files deleted',
-      async () => {
-        const keys = new Set((await store.list('indexes/')).map((o) => o.key));
-        return l0.every((s) => !keys.has(s.path)) && keys.has(record.path) ? true : undefined;
-      },
-      15_000,
-    );
-  } finally {
-    await store.close();
-  }
+  // the replaced files and the stray one go from the object store once the grace period has passed; the merged one stays
+  await until(
+    'the replaced and unreferenced segment files deleted',
+    async () => {
+      const keys = new Set((await store.list('indexes/')).map((o) => o.key));
+      return l0.every((s) => !keys.has(s.path)) && !keys.has(STRAY) && keys.has(record.path) ? true : undefined;
+    },
+    15_000,
+  );
   assert.equal((await metastore.segments.listDeletable()).filter((s) => l0.some((r) => r.id === s.id)).length, 0, 'the rows of the deleted files are purged');
   passed = true;
 });
