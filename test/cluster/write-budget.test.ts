@@ -14,6 +14,7 @@ function node(id: string, roles: string[], unflushed?: unknown): NodeRecord {
     heartbeatAtMs: 0,
     leaseExpiresAtMs: 0,
     live: true,
+    draining: false,
   };
 }
 
