@@ -26,9 +26,10 @@ async function main(): Promise<void> {
     .option('--in-flight-mib <n>', 'SVC_IN_FLIGHT_REQUESTS_BYTES in MiB (request bodies and answers held at once)', integer(1), 32)
     .option('--query-queue <n>', 'SVC_QUERY_QUEUE_SIZE (searches waiting for a turn before 429)', integer(0), 8)
     .option('--backoff-ms <n>', 'how long a client waits after a 429', integer(0), 100)
+    .option('--memory-limit-mib <n>', 'SVC_MEMORY_LIMIT_BYTES in MiB (0: none, the default of the service)', integer(0), 0)
     .option('--server-node-args <args>', 'extra node flags for the service, space-separated', '')
     .parse()
-    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number; readerCacheMib: number; inFlightMib: number; queryQueue: number; backoffMs: number; serverNodeArgs: string }>();
+    .opts<{ seconds: number; searchClients: number; writers: number; aggregationMemoryMib: number; memtableMib: number; walMib: number; readerCacheMib: number; inFlightMib: number; queryQueue: number; backoffMs: number; memoryLimitMib: number; serverNodeArgs: string }>();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-'));
   try {
     const report = await runOverload({
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
       inFlightRequestsBytes: opts.inFlightMib * MiB,
       queryQueueSize: opts.queryQueue,
       backoffMs: opts.backoffMs,
+      ...(opts.memoryLimitMib > 0 ? { memoryLimitBytes: opts.memoryLimitMib * MiB } : {}),
       nodeArgs: opts.serverNodeArgs.split(' ').filter((a) => a.length > 0),
     });
     process.stdout.write(

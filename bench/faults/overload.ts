@@ -36,6 +36,8 @@ export interface OverloadOptions {
   queryQueueSize?: number;
   /** how long a search client waits after a 429 */
   backoffMs?: number;
+  /** SVC_MEMORY_LIMIT_BYTES: resident memory above which requests with a body get 429; none when not given */
+  memoryLimitBytes?: number;
   /** extra node flags for the service (V8 heap settings, say) */
   nodeArgs?: readonly string[];
   log?: (line: string) => void;
@@ -110,6 +112,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadReport
       SVC_READER_CACHE_BYTES: String(opts.readerCacheBytes),
       ...(opts.queryQueueSize === undefined ? {} : { SVC_QUERY_QUEUE_SIZE: String(opts.queryQueueSize) }),
       ...(opts.inFlightRequestsBytes === undefined ? {} : { SVC_IN_FLIGHT_REQUESTS_BYTES: String(opts.inFlightRequestsBytes) }),
+      ...(opts.memoryLimitBytes === undefined ? {} : { SVC_MEMORY_LIMIT_BYTES: String(opts.memoryLimitBytes) }),
     },
     startTimeoutMs: 60_000,
   });

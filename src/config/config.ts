@@ -50,6 +50,8 @@ export interface Config {
   maxBulkBytes: number;
   /** SVC_IN_FLIGHT_REQUESTS_BYTES: request bodies and answers held at once */
   inFlightRequestsBytes: number;
+  /** SVC_MEMORY_LIMIT_BYTES: resident memory above which requests with a body get 429 (0: no limit) */
+  memoryLimitBytes: number;
   memtableMaxBytes: number;
   memtableMaxAgeMs: number;
   walMaxUnflushedBytes: number;
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     clusterName: s.SVC_CLUSTER_NAME,
     maxBulkBytes: s.SVC_MAX_BULK_BYTES,
     inFlightRequestsBytes: s.SVC_IN_FLIGHT_REQUESTS_BYTES,
+    memoryLimitBytes: s.SVC_MEMORY_LIMIT_BYTES,
     memtableMaxBytes: s.SVC_MEMTABLE_MAX_BYTES,
     memtableMaxAgeMs: s.SVC_MEMTABLE_MAX_AGE_SECONDS * 1000,
     walMaxUnflushedBytes: s.SVC_WAL_MAX_UNFLUSHED_BYTES,

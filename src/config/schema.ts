@@ -60,6 +60,7 @@ export const envSchema = z.object({
    * requests together (Elasticsearch's in_flight_requests breaker); past it 429
    */
   SVC_IN_FLIGHT_REQUESTS_BYTES: positiveInt.default(256 * MiB),
+  SVC_MEMORY_LIMIT_BYTES: nonNegativeInt.default(0),
   SVC_MEMTABLE_MAX_BYTES: positiveInt.default(128 * MiB),
   SVC_MEMTABLE_MAX_AGE_SECONDS: positiveInt.default(60),
   /**

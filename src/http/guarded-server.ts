@@ -1,7 +1,8 @@
 /**
  * The HTTP server every role's API starts from: request bodies and answers counted against
- * SVC_IN_FLIGHT_REQUESTS_BYTES (and watched by a gauge), and the auth hook installed before any
- * route, so that it guards every route registered after it.
+ * SVC_IN_FLIGHT_REQUESTS_BYTES (and watched by a gauge), requests with a body refused while the
+ * process is above SVC_MEMORY_LIMIT_BYTES, and the auth hook installed before any route, so that
+ * it guards every route registered after it.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OrgService, RbacService } from '../auth/index.js';
@@ -10,6 +11,7 @@ import type { Logger, Metrics } from '../observability/index.js';
 import { installAuth } from './auth-hook.js';
 import { clusterSecretPolicy } from './cluster-policy.js';
 import { InFlightBytes } from './in-flight-bytes.js';
+import { RealMemoryBreaker } from './memory-breaker.js';
 import { createServer, type ServerOptions } from './server.js';
 
 export interface GuardedServerDeps {
@@ -23,7 +25,12 @@ export interface GuardedServerDeps {
 export function createGuardedServer(deps: GuardedServerDeps, notFound?: ServerOptions['notFound']): FastifyInstance {
   const inFlight = new InFlightBytes(deps.config.inFlightRequestsBytes);
   deps.metrics.watchInFlightBytes(() => inFlight.usedBytes);
-  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes, inFlight, ...(notFound ? { notFound } : {}) });
+  let memory: RealMemoryBreaker | undefined;
+  if (deps.config.memoryLimitBytes > 0) {
+    memory = new RealMemoryBreaker(deps.config.memoryLimitBytes);
+    memory.start();
+  }
+  const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes, inFlight, ...(memory ? { memory } : {}), ...(notFound ? { notFound } : {}) });
   installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
   return app;
 }

@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from '../observability/index.js';
 import { esErrorBody, renderError } from './error-render.js';
 import type { InFlightBytes } from './in-flight-bytes.js';
+import type { RealMemoryBreaker } from './memory-breaker.js';
 
 export interface ServerOptions {
   logger: Logger;
@@ -18,6 +19,8 @@ export interface ServerOptions {
   notFound?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** request bodies and answers held at once (SVC_IN_FLIGHT_REQUESTS_BYTES); not counted when absent */
   inFlight?: InFlightBytes;
+  /** refuses requests with a body while resident memory is above SVC_MEMORY_LIMIT_BYTES */
+  memory?: RealMemoryBreaker;
 }
 
 export function createServer(opts: ServerOptions): FastifyInstance {
@@ -35,6 +38,14 @@ export function createServer(opts: ServerOptions): FastifyInstance {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.maxBodyBytes }, (_req, body, done) => done(null, body));
+
+  const memory = opts.memory;
+  if (memory) {
+    app.addHook('onRequest', async (request) => {
+      if (request.headers['content-length'] !== undefined ? Number(request.headers['content-length']) > 0 : request.headers['transfer-encoding'] !== undefined) memory.check();
+    });
+    app.addHook('onClose', async () => memory.stop());
+  }
 
   const inFlight = opts.inFlight;
   if (inFlight) {
