@@ -58,9 +58,17 @@ export async function loadBulk(client: HttpClient, corpus: BulkBodies, opts: Ing
         continue;
       }
       if (res.status !== 200) throw new Error(`bulk request ${i} failed with status ${res.status}: ${res.body.subarray(0, 300).toString()}`);
-      requestMs.push(res.elapsedMs);
       // the flag sits at the start of the answer; parse the whole thing only when it says errors
-      if (!res.body.subarray(0, 64).toString('latin1').includes('"errors":false')) countFailures(jsonBody(res, 'bulk'));
+      const body = res.body.subarray(0, 64).toString('latin1').includes('"errors":false') ? null : jsonBody(res, 'bulk');
+      // every item refused for being busy (a cluster's cache node over its write budget answers
+      // per item): the request is sent again, as a shipper retries those items
+      if (body !== null && allItemsBusy(body) && attempt < MAX_RETRIES) {
+        retries++;
+        await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** attempt)));
+        continue;
+      }
+      requestMs.push(res.elapsedMs);
+      if (body !== null) countFailures(body);
       return;
     }
   };
@@ -100,6 +108,12 @@ export async function loadBulk(client: HttpClient, corpus: BulkBodies, opts: Ing
     firstFailure,
     requestMs: { median: median(requestMs), p90: percentile(requestMs, 90), max: Math.max(...requestMs) },
   };
+}
+
+/** True when a bulk answer's items all failed with 429. */
+function allItemsBusy(body: unknown): boolean {
+  const items = (body as { items?: Array<Record<string, { status?: number }>> }).items ?? [];
+  return items.length > 0 && items.every((item) => Object.values(item)[0]?.status === 429);
 }
 
 export function throughput(docs: number, bytes: number, elapsedMs: number): Throughput {
