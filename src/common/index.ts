@@ -13,3 +13,4 @@ export { nameThisThread } from './thread-name.js';
 export { isSecureOrLoopbackUrl } from './secure-url.js';
 export { humanBytes } from './human-bytes.js';
 export { decimalLength, writeDecimal } from './decimal.js';
+export { RealMemoryBreaker } from './real-memory.js';

@@ -7,11 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrgService, RbacService } from '../auth/index.js';
 import type { Config } from '../config/index.js';
+import { RealMemoryBreaker } from '../common/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import { installAuth } from './auth-hook.js';
 import { clusterSecretPolicy } from './cluster-policy.js';
 import { InFlightBytes } from './in-flight-bytes.js';
-import { RealMemoryBreaker } from './memory-breaker.js';
 import { createServer, type ServerOptions } from './server.js';
 
 export interface GuardedServerDeps {
@@ -25,11 +25,7 @@ export interface GuardedServerDeps {
 export function createGuardedServer(deps: GuardedServerDeps, notFound?: ServerOptions['notFound']): FastifyInstance {
   const inFlight = new InFlightBytes(deps.config.inFlightRequestsBytes);
   deps.metrics.watchInFlightBytes(() => inFlight.usedBytes);
-  let memory: RealMemoryBreaker | undefined;
-  if (deps.config.memoryLimitBytes > 0) {
-    memory = new RealMemoryBreaker(deps.config.memoryLimitBytes);
-    memory.start();
-  }
+  const memory = deps.config.memoryLimitBytes > 0 ? RealMemoryBreaker.forProcess(deps.config.memoryLimitBytes) : undefined;
   const app = createServer({ logger: deps.logger, maxBodyBytes: deps.config.maxBulkBytes, inFlight, ...(memory ? { memory } : {}), ...(notFound ? { notFound } : {}) });
   installAuth(app, { rbac: deps.config.rbac, records: deps.rbac, org: deps.org, logger: deps.logger, cluster: clusterSecretPolicy(deps.config) });
   return app;

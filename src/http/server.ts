@@ -9,7 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from '../observability/index.js';
 import { esErrorBody, renderError } from './error-render.js';
 import type { InFlightBytes } from './in-flight-bytes.js';
-import type { RealMemoryBreaker } from './memory-breaker.js';
+import type { RealMemoryBreaker } from '../common/index.js';
 
 export interface ServerOptions {
   logger: Logger;
@@ -44,7 +44,6 @@ export function createServer(opts: ServerOptions): FastifyInstance {
     app.addHook('onRequest', async (request) => {
       if (request.headers['content-length'] !== undefined ? Number(request.headers['content-length']) > 0 : request.headers['transfer-encoding'] !== undefined) memory.check();
     });
-    app.addHook('onClose', async () => memory.stop());
   }
 
   const inFlight = opts.inFlight;

@@ -33,7 +33,7 @@ import {
 } from '../cluster/index.js';
 import { connectIndexCatalog, syncAliases } from '../http/indices/index.js';
 import { buildRoutedApi } from '../http/routed/index.js';
-import { ServiceUnavailableError } from '../common/index.js';
+import { RealMemoryBreaker, ServiceUnavailableError } from '../common/index.js';
 import { fencedCatalog, metastoreCatalog } from './metastore-catalog.js';
 import { objectMetricsHooks, openObjectStore, type ObjectStore } from '../storage/index.js';
 import { compactionMetrics, documentMetricsRecorder, queryPoolMetrics } from './engine-metrics.js';
@@ -272,7 +272,15 @@ async function startDataPath(
   });
   await connectIndexCatalog({ engine, metastore, logger });
   metrics.watchIndexBytes(() => engine.indexBytes());
-  const queryPool = new QueryPool({ threads: config.queryThreads, queueSize: config.queryQueueSize, logger, events: queryPoolMetrics(metrics), readerCache });
+  const memory = config.memoryLimitBytes > 0 ? RealMemoryBreaker.forProcess(config.memoryLimitBytes) : undefined;
+  const queryPool = new QueryPool({
+    threads: config.queryThreads,
+    queueSize: config.queryQueueSize,
+    logger,
+    events: queryPoolMetrics(metrics),
+    readerCache,
+    ...(memory === undefined ? {} : { beforeSearch: () => memory.check() }),
+  });
   return { engine, objectStore, queryPool, readerCache };
 }
 

@@ -50,4 +50,29 @@ describe('overload (the short run of bench/overload.ts)', () => {
     const baseline = 576 * MiB;
     assert.ok(report.peakRssBytes < report.budgetBytes + baseline, `peak RSS ${(report.peakRssBytes / MiB).toFixed(0)} MiB over the budgets ${(report.budgetBytes / MiB).toFixed(0)} MiB + ${baseline / MiB} MiB`);
   });
+
+  it('with SVC_MEMORY_LIMIT_BYTES: the same load stays under the limit, refused with 429 [parent] rather than answered', async (t) => {
+    const limit = 448 * MiB;
+    const report = await runOverload({
+      repoRoot: repoRoot(),
+      workDir,
+      durationMs: 8_000,
+      searchClients: 12,
+      writers: 2,
+      initialBulks: 20,
+      bulksPerWriter: 10,
+      aggregationMemoryBytes: 2 * MiB,
+      queryQueueSize: 2,
+      memtableMaxBytes: 16 * MiB,
+      walMaxUnflushedBytes: 64 * MiB,
+      readerCacheBytes: 32 * MiB,
+      inFlightRequestsBytes: 16 * MiB,
+      memoryLimitBytes: limit,
+      log: (line) => t.diagnostic(line),
+    });
+    assert.ok(report.alive, 'the service is alive at the end');
+    assert.deepEqual(report.unexpected, [], 'every answer is a success, a 429, a 504 or a 400 too_many_buckets_exception');
+    assert.equal(report.livenessFailures, 0, 'liveness answered every probe');
+    assert.ok(report.peakRssBytes <= limit, `peak RSS ${(report.peakRssBytes / MiB).toFixed(0)} MiB over the ${limit / MiB} MiB limit`);
+  });
 });

@@ -19,6 +19,11 @@ export interface SearchAdmissionOptions {
   queueSize: number;
   /** told of each refusal (the metrics) */
   onRejected?: () => void;
+  /**
+   * asked when a search's turn comes, before it runs: throws to refuse it (the process is above
+   * its memory limit, say: a search queued before cannot add to it then)
+   */
+  beforeTurn?: () => void;
 }
 
 export class SearchAdmission {
@@ -62,6 +67,7 @@ export class SearchAdmission {
       if (deadlineMs !== undefined && Date.now() > deadlineMs) {
         throw new QueryTimeoutError('the query waited past the hard query timeout (SVC_QUERY_TIMEOUT_SECONDS) for its turn and was not run');
       }
+      this.opts.beforeTurn?.();
       return await search();
     } finally {
       this.active--;

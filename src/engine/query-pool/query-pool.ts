@@ -47,6 +47,8 @@ export interface QueryPoolOptions {
   queueSize?: number;
   /** the node's reader cache budget, shared with every query thread (a standalone one per thread when not given) */
   readerCache?: ReaderCacheBudget;
+  /** asked before each search runs; throws to refuse it (see SearchAdmissionOptions.beforeTurn) */
+  beforeSearch?: () => void;
 }
 
 interface Pending {
@@ -121,7 +123,12 @@ export class QueryPool {
     this.events = opts.events ?? NO_QUERY_POOL_EVENTS;
     this.graceMs = opts.terminateGraceMs ?? 250;
     for (let i = 0; i < opts.threads; i++) this.threads.push(this.spawn());
-    this.admission = new SearchAdmission({ running: opts.threads + 1, queueSize: opts.queueSize ?? Infinity, onRejected: () => this.events.rejected() });
+    this.admission = new SearchAdmission({
+      running: opts.threads + 1,
+      queueSize: opts.queueSize ?? Infinity,
+      onRejected: () => this.events.rejected(),
+      ...(opts.beforeSearch === undefined ? {} : { beforeTurn: opts.beforeSearch }),
+    });
   }
 
   get size(): number {

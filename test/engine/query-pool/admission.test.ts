@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { QueryTimeoutError, TooManyRequestsError } from '../../../src/common/index.js';
+import { CircuitBreakingError, QueryTimeoutError, TooManyRequestsError } from '../../../src/common/index.js';
 import { SearchAdmission } from '../../../src/engine/query-pool/index.js';
 
 /** A search that runs until told to finish, and says when it started. */
@@ -113,5 +113,30 @@ describe('search admission (SVC_QUERY_QUEUE_SIZE)', () => {
     await assert.rejects(late, (err: unknown) => err instanceof QueryTimeoutError && err.status === 504);
     assert.equal(ran, false);
     assert.equal(admission.stats.running, 0);
+  });
+
+  it('a search refused when its turn comes (over the memory limit) is not run and gives its turn back', async () => {
+    let overLimit = false;
+    const admission = new SearchAdmission({
+      running: 1,
+      queueSize: 1,
+      beforeTurn: () => {
+        if (overLimit) throw new CircuitBreakingError('[parent] Data too large');
+      },
+    });
+    const first = heldSearch();
+    const running = admission.run(first.run);
+    await first.started;
+    let ran = false;
+    // queued while under the limit, its turn comes once the process is over it
+    const queued = admission.run(async () => (ran = true));
+    overLimit = true;
+    first.finish();
+    await running;
+    await assert.rejects(queued, (err: unknown) => err instanceof CircuitBreakingError && err.status === 429);
+    assert.equal(ran, false);
+    assert.equal(admission.stats.running, 0);
+    overLimit = false;
+    assert.equal(await admission.run(async () => 'next'), 'next');
   });
 });
