@@ -3,36 +3,40 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runOverload } from '../../bench/faults/index.js';
+import { runOverload, type OverloadOptions } from '../../bench/faults/index.js';
 import { repoRoot } from '../support/repo-root.js';
 
 const MiB = 1024 * 1024;
+
+/** The short run's load and budgets. */
+function shortRun(workDir: string): OverloadOptions {
+  return {
+    repoRoot: repoRoot(),
+    workDir,
+    durationMs: 8_000,
+    searchClients: 12,
+    writers: 2,
+    // 20,000 documents from the start: enough for a terms over request_id to pass 2 MiB
+    initialBulks: 20,
+    // the peak RSS below is measured for this much ingest
+    bulksPerWriter: 10,
+    // small enough that the mix crosses it, and that searches wait for a turn
+    aggregationMemoryBytes: 2 * MiB,
+    queryQueueSize: 2,
+    memtableMaxBytes: 16 * MiB,
+    walMaxUnflushedBytes: 64 * MiB,
+    readerCacheBytes: 32 * MiB,
+    // bodies of 150 KiB and answers up to 2 MiB (the terms over request_id): rarely passed
+    inFlightRequestsBytes: 16 * MiB,
+  };
+}
 
 describe('overload (the short run of bench/overload.ts)', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-test-'));
   after(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
   it('expensive searches from many clients while ingesting: 429s, not a death; writes go on; liveness answers; memory within the budgets', async (t) => {
-    const report = await runOverload({
-      repoRoot: repoRoot(),
-      workDir,
-      durationMs: 8_000,
-      searchClients: 12,
-      writers: 2,
-      // 20,000 documents from the start: enough for a terms over request_id to pass 2 MiB
-      initialBulks: 20,
-      // the peak RSS below is measured for this much ingest
-      bulksPerWriter: 10,
-      // small enough that the mix crosses it, and that searches wait for a turn
-      aggregationMemoryBytes: 2 * MiB,
-      queryQueueSize: 2,
-      memtableMaxBytes: 16 * MiB,
-      walMaxUnflushedBytes: 64 * MiB,
-      readerCacheBytes: 32 * MiB,
-      // bodies of 150 KiB and answers up to 2 MiB (the terms over request_id): rarely passed
-      inFlightRequestsBytes: 16 * MiB,
-      log: (line) => t.diagnostic(line),
-    });
+    const report = await runOverload({ ...shortRun(workDir), log: (line) => t.diagnostic(line) });
     assert.ok(report.alive, 'the service is alive at the end');
     assert.deepEqual(report.unexpected, [], 'every answer is a success, a 429, a 504 or a 400 too_many_buckets_exception');
     assert.ok(report.searches > 0 && report.bulks > 0);
@@ -53,23 +57,7 @@ describe('overload (the short run of bench/overload.ts)', () => {
 
   it('with SVC_MEMORY_LIMIT_BYTES: the same load stays under the limit, refused with 429 [parent] rather than answered', async (t) => {
     const limit = 448 * MiB;
-    const report = await runOverload({
-      repoRoot: repoRoot(),
-      workDir,
-      durationMs: 8_000,
-      searchClients: 12,
-      writers: 2,
-      initialBulks: 20,
-      bulksPerWriter: 10,
-      aggregationMemoryBytes: 2 * MiB,
-      queryQueueSize: 2,
-      memtableMaxBytes: 16 * MiB,
-      walMaxUnflushedBytes: 64 * MiB,
-      readerCacheBytes: 32 * MiB,
-      inFlightRequestsBytes: 16 * MiB,
-      memoryLimitBytes: limit,
-      log: (line) => t.diagnostic(line),
-    });
+    const report = await runOverload({ ...shortRun(workDir), memoryLimitBytes: limit, log: (line) => t.diagnostic(line) });
     assert.ok(report.alive, 'the service is alive at the end');
     assert.deepEqual(report.unexpected, [], 'every answer is a success, a 429, a 504 or a 400 too_many_buckets_exception');
     assert.equal(report.livenessFailures, 0, 'liveness answered every probe');

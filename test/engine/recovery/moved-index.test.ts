@@ -8,33 +8,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Engine, executeSearch, type WriteOp } from '../../../src/engine/index.js';
+import { Engine } from '../../../src/engine/index.js';
 import { openMetastore } from '../../../src/metastore/index.js';
 import { LocalObjectStore } from '../../../src/storage/index.js';
 import { testEngineOptions } from '../../support/engine-options.js';
+import { idCounts, writeNumbered } from './numbered-docs.js';
 
 const INDEX = 'logs';
 
-/** id → how many live documents have it, over the whole index. */
-function ids(engine: Engine): Map<string, number> {
-  const result = executeSearch(engine.searchTargets([INDEX]), { query: { kind: 'match_all' }, from: 0, size: 10_000, sort: [], trackTotalHits: true });
-  const out = new Map<string, number>();
-  for (const hit of result.hits) out.set(hit.id, (out.get(hit.id) ?? 0) + 1);
-  return out;
-}
+const ids = (engine: Engine) => idCounts(engine, INDEX);
 
 async function write(engine: Engine, from: number, to: number, deletes: string[] = []): Promise<void> {
-  const parts: Buffer[] = [];
-  const ops: WriteOp[] = [];
-  let at = 0;
-  for (let i = from; i < to; i++) {
-    const line = Buffer.from(JSON.stringify({ _line: `line ${i}`, n: i }) + '\n');
-    ops.push({ index: INDEX, start: at, end: at + line.length - 1, id: `d${i}` });
-    parts.push(line);
-    at += line.length;
-  }
-  for (const id of deletes) ops.push({ index: INDEX, start: 0, end: 0, action: 'delete', id });
-  const outcomes = await engine.write(Buffer.concat(parts), ops);
+  const outcomes = await writeNumbered(engine, INDEX, from, to, deletes);
   assert.ok(outcomes.every((o) => o.ok));
 }
 
