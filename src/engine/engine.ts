@@ -966,11 +966,7 @@ export class Engine {
       this.handedOver.delete(name);
       throw err;
     }
-    this.shards.delete(name);
-    shard.closed = true;
-    // a merge that started before commits before the other node opens the index
-    await this.compactor.idle();
-    await shard.close();
+    await this.letGo(shard);
     this.opts.logger.info({ index: name }, 'index handed over: everything of it is in the catalog');
   }
 
@@ -988,11 +984,16 @@ export class Engine {
   async dropIndex(name: string): Promise<void> {
     const shard = this.shards.get(name);
     if (shard === undefined) return;
-    this.shards.delete(name);
+    await this.letGo(shard);
+    this.opts.logger.warn({ index: name }, 'index let go: another node holds it now');
+  }
+
+  /** Stops holding an index another node takes: a merge that started commits first (before the other node opens it), then its files close. */
+  private async letGo(shard: IndexShard): Promise<void> {
+    this.shards.delete(shard.name);
     shard.closed = true;
     await this.compactor.idle();
     await shard.close();
-    this.opts.logger.warn({ index: name }, 'index let go: another node holds it now');
   }
 
   async deleteIndex(name: string): Promise<void> {

@@ -161,7 +161,7 @@ async function partsByOwner(
   return parts;
 }
 
-/** The whole request sent to one node: its answer text, as the node wrote it. */
+/** A bulk body sent to one node: its answer text, as the node wrote it; an error status thrown as the node's error. */
 async function sendWhole(deps: RoutedApiDeps, url: string, path: string, body: Buffer, headers: Record<string, string>): Promise<string> {
   const res = await deps.client.call(url, FORWARD_PATH, { method: 'POST', body, headers: { ...headers, [FORWARD_URL_HEADER]: path } });
   const text = res.body.toString('utf8');
@@ -177,17 +177,7 @@ async function sendWhole(deps: RoutedApiDeps, url: string, path: string, body: B
 
 /** One node's items: their results, in the order sent. */
 async function sendPart(deps: RoutedApiDeps, url: string, path: string, body: Buffer, headers: Record<string, string>, count: number): Promise<unknown[]> {
-  const res = await deps.client.call(url, FORWARD_PATH, { method: 'POST', body, headers: { ...headers, [FORWARD_URL_HEADER]: path } });
-  if (res.status !== 200) {
-    let parsed: unknown = null;
-    try {
-      parsed = JSON.parse(res.body.toString('utf8'));
-    } catch {
-      // not an error body of ours: remoteError words it from the status
-    }
-    throw remoteError(res.status, parsed);
-  }
-  return itemsOf(res.body.toString('utf8'), count);
+  return itemsOf(await sendWhole(deps, url, path, body, headers), count);
 }
 
 /** The item results of a node's bulk answer, checked to be as many as it was sent. */

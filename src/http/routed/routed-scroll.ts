@@ -79,13 +79,18 @@ export async function openRoutedScroll(deps: RoutedApiDeps, store: RoutedScrollS
     clearViews(deps, scroll);
     throw err;
   }
+  return renderPage(result, paged, typeOf, scroll, startedMs);
+}
+
+/** A page of a scroll, as the single-process scroll renders it: with its id and only the sort values the caller asked for. */
+function renderPage(result: Parameters<typeof renderSearchResponse>[0], routed: RoutedSearch, typeOf: FieldTypeLookup, scroll: RoutedScroll, startedMs: number): string {
   return renderSearchResponse(result, {
     tookMs: Math.round(performance.now() - startedMs),
-    shards: paged.indices.length,
-    search: paged.search,
+    shards: routed.indices.length,
+    search: routed.search,
     typeOf,
     scrollId: scroll.id,
-    sortValuesShown: shown,
+    sortValuesShown: scroll.sortValuesShown,
   });
 }
 
@@ -160,14 +165,7 @@ async function nextPage(
   const request = { ...routed.search.request, searchAfter: scroll.after };
   const result = mergeParts(deps, routed, parts, request);
   scroll.after = lastSortValues(result, scroll.after);
-  return renderSearchResponse(result, {
-    tookMs: Math.round(performance.now() - startedMs),
-    shards: routed.indices.length,
-    search: routed.search,
-    typeOf,
-    scrollId: scroll.id,
-    sortValuesShown: scroll.sortValuesShown,
-  });
+  return renderPage(result, routed, typeOf, scroll, startedMs);
 }
 
 /** Tells the nodes to drop their views of a scroll (best effort: they expire in any case). */
