@@ -56,6 +56,7 @@ export interface Config {
   memtableMaxAgeMs: number;
   walMaxUnflushedBytes: number;
   idleIndexMs: number;
+  indexingThreads: number;
   queryThreads: number;
   queryQueueSize: number;
   queryTimeoutMs: number;
@@ -104,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     memtableMaxAgeMs: s.SVC_MEMTABLE_MAX_AGE_SECONDS * 1000,
     walMaxUnflushedBytes: s.SVC_WAL_MAX_UNFLUSHED_BYTES,
     idleIndexMs: s.SVC_IDLE_INDEX_SECONDS * 1000,
+    indexingThreads: s.SVC_INDEXING_THREADS,
     queryThreads: s.SVC_QUERY_THREADS,
     queryQueueSize: s.SVC_QUERY_QUEUE_SIZE,
     queryTimeoutMs: Math.round(s.SVC_QUERY_TIMEOUT_SECONDS * 1000),

@@ -69,6 +69,11 @@ export const envSchema = z.object({
    */
   SVC_WAL_MAX_UNFLUSHED_BYTES: positiveInt.default(128 * MiB),
   SVC_IDLE_INDEX_SECONDS: positiveInt.default(600),
+  /**
+   * threads that build memtables off the main thread, which then only takes requests in, scans
+   * documents and writes the log; 0 builds them on the main thread
+   */
+  SVC_INDEXING_THREADS: nonNegativeInt.max(16).default(1),
 
   SVC_QUERY_THREADS: positiveInt.default(Math.max(1, os.availableParallelism())),
   /**

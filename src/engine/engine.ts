@@ -36,6 +36,7 @@ import { AliasTable, type AliasLink, type EngineCatalog, type IndexRecord, type 
 import type { SearchTarget } from './search/types.js';
 import { IndexMapping, type MappingEntry } from './mapping/index.js';
 import { FLUSH_THREAD_NAME, SegmentWriterPool } from './segment-writer-pool/index.js';
+import { Indexer } from './indexer/index.js';
 
 export interface EngineOptions {
   dataDir: string;
@@ -76,6 +77,8 @@ export interface EngineOptions {
    * storage role merges instead: it takes their merges in with syncSegments. Undefined: always.
    */
   mergesHere?: () => boolean;
+  /** threads that build memtables off the main thread (0: memtables are built on it) */
+  indexingThreads?: number;
 }
 
 /** What a write op does to its document (Elasticsearch's bulk actions). */
@@ -163,6 +166,8 @@ export class Engine {
   private readonly compactor: Compactor;
   /** flushes write their segment files on a thread of their own, not behind a long merge */
   private readonly flushWriter: SegmentWriterPool;
+  /** the threads memtables are built on (none: on the main thread) */
+  private readonly indexer: Indexer;
 
   private constructor(
     private readonly opts: EngineOptions,
@@ -170,6 +175,7 @@ export class Engine {
   ) {
     this.compactor = new Compactor(opts.dataDir, opts.catalog, opts.segmentStore, opts.logger, opts.compactionEvents, opts.mergePolicy);
     this.flushWriter = new SegmentWriterPool({ logger: opts.logger, threadName: FLUSH_THREAD_NAME });
+    this.indexer = new Indexer(opts.indexingThreads ?? 0, opts.logger);
   }
 
   /** Opens the engine and replays the write-ahead log before resolving. */
@@ -261,7 +267,7 @@ export class Engine {
       this.observeIds(reader.ids());
     }
     this.ids.observe(firstIdAt(record.createdAtMs));
-    return this.adopt(new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter));
+    return this.adopt(new IndexShard(record, segments, this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter, this.indexer));
   }
 
   private readonly opening = new Map<string, Promise<void>>();
@@ -503,7 +509,7 @@ export class Engine {
       await this.opts.catalog.createIndex(record);
       // every id of this index is then newer than the index, which WAL replay relies on
       this.ids.observe(firstIdAt(record.createdAtMs));
-      const shard = this.adopt(new IndexShard(record, [], this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter));
+      const shard = this.adopt(new IndexShard(record, [], this.opts.dataDir, this.opts.catalog, this.opts.segmentStore, this.flushWriter, this.indexer));
       this.shards.set(name, shard);
       if (onDemand) await this.indexDefaults?.created?.(name);
       return shard;
@@ -1030,6 +1036,7 @@ export class Engine {
     } finally {
       for (const shard of this.shards.values()) await shard.close();
       await this.flushWriter.close();
+      await this.indexer.close();
       await this.compactor.close();
       await this.wal.close();
     }

@@ -42,6 +42,8 @@ export interface PointsIndex {
 export interface SegmentReader {
   /** unique and stable for the life of the segment (file name stem for segment files) */
   readonly id: string;
+  /** true for a memtable: it still grows, so nothing derived from it may be cached by segment */
+  readonly live?: boolean;
   readonly numDocs: number;
   /** smallest and largest `_ts` in the segment (epoch ms); +Infinity/-Infinity when empty */
   readonly minTs: number;

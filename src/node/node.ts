@@ -260,6 +260,7 @@ async function startDataPath(
     segmentStore: objectStore,
     logger,
     memtableMaxBytes: config.memtableMaxBytes,
+    indexingThreads: config.indexingThreads,
     memtableMaxAgeMs: config.memtableMaxAgeMs,
     walMaxUnflushedBytes: config.walMaxUnflushedBytes,
     idleIndexMs: config.idleIndexMs,

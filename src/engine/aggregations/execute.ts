@@ -6,7 +6,6 @@
  */
 import { BadRequestError, QueryTimeoutError } from '../../common/errors.js';
 import type { Query } from '../../query/index.js';
-import { Memtable } from '../memtable/index.js';
 import { matchSegment } from '../search/index.js';
 import type { SearchTarget } from '../search/types.js';
 import { AggregationCache } from './cache.js';
@@ -265,7 +264,7 @@ function* segmentPartials(
 
 function isImmutable(target: SearchTarget): boolean {
   const segment = target.segment;
-  return !(segment instanceof Memtable) && (target.docLimit === undefined || target.docLimit >= segment.numDocs);
+  return segment.live !== true && (target.docLimit === undefined || target.docLimit >= segment.numDocs);
 }
 
 /** Terms with min_doc_count 0 list terms of segments where nothing matched. */

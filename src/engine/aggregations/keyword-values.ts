@@ -5,7 +5,6 @@
  * doc → ordinals table (8 bytes per doc + 4 per value, charged); otherwise null and the ordinal
  * column serves.
  */
-import { Memtable } from '../memtable/index.js';
 import type { SegmentReader } from '../segment-reader.js';
 import { allocate, type Account } from './memory.js';
 
@@ -21,13 +20,13 @@ export interface MultiValues {
 const multiByFile = new WeakMap<SegmentReader, Map<string, boolean>>();
 
 function isMultiValued(segment: SegmentReader, field: string, terms: readonly string[]): boolean {
-  const memo = segment instanceof Memtable ? undefined : multiByFile.get(segment);
+  const memo = segment.live === true ? undefined : multiByFile.get(segment);
   const known = memo?.get(field);
   if (known !== undefined) return known;
   let postings = 0;
   for (const term of terms) postings += segment.docFreq(field, term);
   const multi = postings > segment.exists(field).length;
-  if (!(segment instanceof Memtable)) {
+  if (segment.live !== true) {
     let map = multiByFile.get(segment);
     if (map === undefined) multiByFile.set(segment, (map = new Map()));
     map.set(field, multi);

@@ -4,5 +4,5 @@
  */
 export { DocumentScanner, type ScannedDocument } from './scan-document.js';
 export { FieldSlots } from './field-slots.js';
-export { ShardWriteBatch } from './shard-write-batch.js';
+export { ShardWriteBatch, type IndexingJobBody } from './shard-write-batch.js';
 export { WalRecordReader } from './wal-record.js';

@@ -22,6 +22,29 @@ const TS_MEMBER = Buffer.from(',"_ts":', 'latin1');
 const LID_MEMBER = Buffer.from(',"_lid":', 'latin1');
 const CLOSE_BRACE = 0x7d;
 
+/**
+ * The documents of a write as an indexing thread takes them: scanned documents' values point
+ * into `record` (where their sources are), documents of the general path come whole.
+ */
+export interface IndexingJobBody {
+  slots: readonly FieldSlot[];
+  record: Uint8Array;
+  ids: BigUint64Array;
+  ts: Float64Array;
+  lids: Float64Array;
+  /** doc k's source is record bytes [sourceAt[k], sourceAt[k] + sourceLength[k]) */
+  sourceAt: Uint32Array;
+  sourceLength: Uint32Array;
+  /** doc k's values are [valueEnd[k - 1], valueEnd[k]) of the value arrays */
+  valueEnd: Uint32Array;
+  slot: Int32Array;
+  start: Uint32Array;
+  end: Uint32Array;
+  num: Float64Array;
+  /** documents that took the general path, by position */
+  general: Array<[number, IndexedDocument]>;
+}
+
 export class ShardWriteBatch {
   readonly values: ScannedValueList;
   private count = 0;
@@ -184,6 +207,59 @@ export class ShardWriteBatch {
     let total = 0;
     for (let k = first; k < end; k++) total += this.sourceLength![k]!;
     return total;
+  }
+
+  /**
+   * Documents [first, end), after `walRecord`, as a job for an indexing thread: the record (moved
+   * to the thread when the batch owns its memory alone, else copied) and the values, their byte
+   * ranges moved from the request body to where each document's source lies in the record.
+   */
+  indexingJob(first = 0, end = this.count): { job: IndexingJobBody; transfer: ArrayBuffer[] } {
+    const record = this.record!;
+    const ownsRecord = first === 0 && end === this.count && record.byteOffset === 0 && record.byteLength === record.buffer.byteLength && record.buffer instanceof ArrayBuffer;
+    const recordBytes: Uint8Array<ArrayBuffer> = ownsRecord ? new Uint8Array(record.buffer as ArrayBuffer) : Uint8Array.prototype.slice.call(record);
+    if (ownsRecord) this.record = null;
+    const at = this.sourceAt!;
+    const values = this.values;
+    const base = first > 0 ? this.valueEnd[first - 1]! : 0;
+    const total = (end > 0 ? this.valueEnd[end - 1]! : 0) - base;
+    const start = new Uint32Array(total);
+    const stop = new Uint32Array(total);
+    const valueEnd = new Uint32Array(end - first);
+    const general: Array<[number, IndexedDocument]> = [];
+    let from = base;
+    for (let k = first; k < end; k++) {
+      const to = this.valueEnd[k]!;
+      valueEnd[k - first] = to - base;
+      const doc = this.general[k];
+      if (doc !== undefined) general.push([k - first, doc]);
+      else {
+        const shift = at[k]! - this.keepStart[k]!;
+        for (let v = from; v < to; v++) {
+          start[v - base] = values.start[v]! + shift;
+          stop[v - base] = values.end[v]! + shift;
+        }
+      }
+      from = to;
+    }
+    const job: IndexingJobBody = {
+      slots: values.slots,
+      record: recordBytes,
+      ids: this.ids.slice(first, end),
+      ts: this.ts.slice(first, end),
+      lids: this.lids.slice(first, end),
+      sourceAt: at.slice(first, end),
+      sourceLength: this.sourceLength!.slice(first, end),
+      valueEnd,
+      slot: values.slot.slice(base, base + total),
+      start,
+      end: stop,
+      num: values.num.slice(base, base + total),
+      general,
+    };
+    const transfer: ArrayBuffer[] = [start.buffer, stop.buffer, valueEnd.buffer, recordBytes.buffer];
+    for (const a of [job.ids, job.ts, job.lids, job.sourceAt, job.sourceLength, job.slot, job.num]) transfer.push(a.buffer as ArrayBuffer);
+    return { job, transfer };
   }
 
   /**

@@ -12,6 +12,7 @@
  */
 
 import { grown } from './growable.js';
+import { newU32 } from './memory.js';
 
 const MIN_ARENA = 1 << 14;
 /** capacity from which a block gets its own array (a power of two); the arena stays below 2^31 elements */
@@ -21,15 +22,15 @@ const OWN_FLAG = 0x80000000;
 
 /** A BlockArena's arrays, copied for another thread. */
 export interface BlockArenaSnapshot {
-  data: Uint32Array<ArrayBuffer>;
-  starts: Uint32Array<ArrayBuffer>;
-  own: Array<Uint32Array<ArrayBuffer>>;
+  data: Uint32Array;
+  starts: Uint32Array;
+  own: Uint32Array[];
 }
 
 export class BlockArena {
-  private data: Uint32Array = new Uint32Array(MIN_ARENA);
+  private data: Uint32Array = newU32(MIN_ARENA);
   private top = 0;
-  private starts: Uint32Array = new Uint32Array(256);
+  private starts: Uint32Array = newU32(256);
   private blocks = 0;
   /** sum of capacities of the blocks in the arena: what a compaction keeps */
   private liveCap = 0;
@@ -51,6 +52,14 @@ export class BlockArena {
     return { data: this.data.slice(0, this.top), starts: this.starts.slice(0, this.blocks), own: this.own.map((a) => a.slice()) };
   }
 
+  /**
+   * The arrays as they are now, without a copy: valid for reading while no write happens, and
+   * for good once the arena takes no more (`starts` is rewritten in place by later writes).
+   */
+  shared(): BlockArenaSnapshot {
+    return { data: this.data.subarray(0, this.top), starts: this.starts.subarray(0, this.blocks), own: this.own.slice() };
+  }
+
   /** A read-only arena over a snapshot's arrays. */
   static restore(s: BlockArenaSnapshot, minCapacity: number, lengthOf: (block: number) => number): BlockArena {
     const arena = new BlockArena(minCapacity, lengthOf);
@@ -66,7 +75,7 @@ export class BlockArena {
   newBlock(): number {
     const b = this.blocks;
     if (b === this.starts.length) {
-      const starts = new Uint32Array(b + (b >> 1));
+      const starts = newU32(b + (b >> 1));
       starts.set(this.starts);
       this.starts = starts;
     }
@@ -122,7 +131,7 @@ export class BlockArena {
     const start = this.starts[b]!;
     const next = len * 2;
     if (next > BIG_BLOCK) {
-      const own = new Uint32Array(next);
+      const own = newU32(next);
       own.set(this.data.subarray(start, start + len));
       const marker = OWN_FLAG + this.own.length;
       this.own.push(own);
@@ -165,7 +174,7 @@ export class BlockArena {
   private compact(extra: number): void {
     const old = this.data;
     // liveCap already counts a block being grown at its new size: room enough for the move
-    const next = new Uint32Array(Math.max(MIN_ARENA, Math.ceil(1.5 * (this.liveCap + extra))));
+    const next = newU32(Math.max(MIN_ARENA, Math.ceil(1.5 * (this.liveCap + extra))));
     const starts = this.starts;
     let top = 0;
     for (let b = 0; b < this.blocks; b++) {

@@ -15,10 +15,10 @@ export interface FieldDataSnapshot {
   name: string;
   type: FieldType;
   number: number;
-  terms: Int32Array<ArrayBuffer> | null;
-  docs: Uint32Array<ArrayBuffer>;
-  values: Float64Array<ArrayBuffer> | null;
-  firstTerm: Int32Array<ArrayBuffer> | null;
+  terms: Int32Array | null;
+  docs: Uint32Array;
+  values: Float64Array | null;
+  firstTerm: Int32Array | null;
 }
 
 export class FieldData {
@@ -69,6 +69,19 @@ export class FieldData {
     };
   }
 
+  /** The arrays without a copy (appends go past them or to new arrays). */
+  shared(): FieldDataSnapshot {
+    return {
+      name: this.name,
+      type: this.type,
+      number: this.number,
+      terms: this.terms?.shared() ?? null,
+      docs: this.docs.shared(),
+      values: this.values?.shared() ?? null,
+      firstTerm: this.firstTerm?.shared() ?? null,
+    };
+  }
+
   static restore(s: FieldDataSnapshot): FieldData {
     const f = new FieldData(s.name, s.type, s.number);
     f.terms = s.terms === null ? null : I32List.of(s.terms);
@@ -76,6 +89,18 @@ export class FieldData {
     f.values = s.values === null ? null : F64List.of(s.values);
     f.firstTerm = s.firstTerm === null ? null : I32List.of(s.firstTerm);
     return f;
+  }
+
+  /**
+   * Takes the sorted terms and dense columns another reader of the same memtable built: they
+   * hold for this one's prefix too (terms and docs are only ever appended).
+   */
+  inheritCaches(previous: FieldData): void {
+    this.sorted = previous.sorted;
+    this.sortedLocal = previous.sortedLocal;
+    this.sortedCount = previous.sortedCount;
+    this.dense = previous.dense;
+    this.ords = previous.ords;
   }
 
   get termCount(): number {

@@ -3,19 +3,28 @@
  * earlier keep the prefix they saw: readers never observe later writes.
  */
 
+import { newBigU64, newF64, newI32, newU32, newU8 } from './memory.js';
+
 type AnyTypedArray = Uint8Array | Uint32Array | Int32Array | Float64Array | BigUint64Array;
 
-/** A new array of `length` elements starting with the values of `a` (the rest zero). */
-export function grown(a: Uint8Array, length: number): Uint8Array<ArrayBuffer>;
-export function grown(a: Uint32Array, length: number): Uint32Array<ArrayBuffer>;
-export function grown(a: Int32Array, length: number): Int32Array<ArrayBuffer>;
-export function grown(a: Float64Array, length: number): Float64Array<ArrayBuffer>;
-export function grown(a: BigUint64Array, length: number): BigUint64Array<ArrayBuffer>;
+/** A new array of `length` elements starting with the values of `a` (the rest zero), in memtable memory (memory.ts). */
+export function grown(a: Uint8Array, length: number): Uint8Array;
+export function grown(a: Uint32Array, length: number): Uint32Array;
+export function grown(a: Int32Array, length: number): Int32Array;
+export function grown(a: Float64Array, length: number): Float64Array;
+export function grown(a: BigUint64Array, length: number): BigUint64Array;
 export function grown(a: AnyTypedArray, length: number): AnyTypedArray {
-  // every typed array's constructor takes a length, and the copy is of the same element type
-  const b = new (a.constructor as new (n: number) => AnyTypedArray)(length);
+  const b = allocLike(a, length);
   (b as unknown as { set(values: AnyTypedArray): void }).set(a.length > length ? a.subarray(0, length) : a);
   return b;
+}
+
+function allocLike(a: AnyTypedArray, length: number): AnyTypedArray {
+  if (a instanceof Uint8Array) return newU8(length);
+  if (a instanceof Uint32Array) return newU32(length);
+  if (a instanceof Int32Array) return newI32(length);
+  if (a instanceof Float64Array) return newF64(length);
+  return newBigU64(length);
 }
 
 function nextCapacity(current: number, needed: number): number {
@@ -41,8 +50,13 @@ export class U32List {
     return this.data.slice(0, this.length);
   }
 
+  /** The values as they are now, without a copy (later pushes go past them or to a new array). */
+  shared(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+
   constructor(initialCapacity = 16) {
-    this.data = new Uint32Array(initialCapacity);
+    this.data = newU32(initialCapacity);
   }
 
   push(value: number): void {
@@ -80,8 +94,13 @@ export class I32List {
     return this.data.slice(0, this.length);
   }
 
+  /** The values as they are now, without a copy (later pushes go past them or to a new array). */
+  shared(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+
   constructor(initialCapacity = 16) {
-    this.data = new Int32Array(initialCapacity);
+    this.data = newI32(initialCapacity);
   }
 
   push(value: number): void {
@@ -111,8 +130,13 @@ export class F64List {
     return this.data.slice(0, this.length);
   }
 
+  /** The values as they are now, without a copy (later pushes go past them or to a new array). */
+  shared(): Float64Array {
+    return this.data.subarray(0, this.length);
+  }
+
   constructor(initialCapacity = 16) {
-    this.data = new Float64Array(initialCapacity);
+    this.data = newF64(initialCapacity);
   }
 
   push(value: number): void {
@@ -146,8 +170,13 @@ export class BigU64List {
     return this.data.slice(0, this.length);
   }
 
+  /** The values as they are now, without a copy (later pushes go past them or to a new array). */
+  shared(): BigUint64Array {
+    return this.data.subarray(0, this.length);
+  }
+
   constructor(initialCapacity = 16) {
-    this.data = new BigUint64Array(initialCapacity);
+    this.data = newBigU64(initialCapacity);
   }
 
   push(value: bigint): void {

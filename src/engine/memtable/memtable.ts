@@ -12,6 +12,7 @@ import { PlainPostings, PositionalPostings, type PlainPostingsSnapshot, type Pos
 import type { ScannedValues } from './scanned-docs.js';
 import { SourceStore, type SourceStoreSnapshot } from './source-store.js';
 import { TermScratch } from './term-bytes.js';
+import { transferableBuffers } from './memory.js';
 import { finishHash, hashBytes, TermHash, type TermHashSnapshot } from './term-hash.js';
 
 /** Positions skipped between the values of a multi-valued text field, so phrases do not span them. */
@@ -40,9 +41,9 @@ export interface MemtableSnapshot {
   minTs: number;
   maxTs: number;
   maxLid: number;
-  ids: BigUint64Array<ArrayBuffer>;
-  ts: Float64Array<ArrayBuffer>;
-  lids: Float64Array<ArrayBuffer>;
+  ids: BigUint64Array;
+  ts: Float64Array;
+  lids: Float64Array;
   sources: SourceStoreSnapshot;
   dict: TermHashSnapshot;
   fields: FieldDataSnapshot[];
@@ -51,6 +52,7 @@ export interface MemtableSnapshot {
 }
 
 export class Memtable implements SegmentReader {
+  readonly live = true;
   readonly createdAtMs: number;
   private minTsMs = Infinity;
   private maxTsMs = -Infinity;
@@ -126,6 +128,36 @@ export class Memtable implements SegmentReader {
       text: this.textPostings.snapshot(),
       plain: this.plainPostings.snapshot(),
     };
+  }
+
+  /**
+   * Everything the memtable holds as it is now, without a copy: on an indexing thread its arrays
+   * are shared memory, and the main thread reads them while no write runs (src/engine/indexer).
+   */
+  shared(): MemtableSnapshot {
+    return {
+      id: this.id,
+      createdAtMs: this.createdAtMs,
+      minTs: this.minTsMs,
+      maxTs: this.maxTsMs,
+      maxLid: this.maxLidSeen,
+      ids: this.idList.shared(),
+      ts: this.tsList.shared(),
+      lids: this.lidList.shared(),
+      sources: this.sources.shared(),
+      dict: this.dict.shared(),
+      fields: this.fieldList.map((f) => f.shared()),
+      text: this.textPostings.shared(),
+      plain: this.plainPostings.shared(),
+    };
+  }
+
+  /** Takes what `previous`, a reader over an earlier state of the same memtable, derived (FieldData.inheritCaches). */
+  inheritCaches(previous: Memtable): void {
+    for (const f of this.fieldList) {
+      const old = previous.fieldMap.get(f.name);
+      if (old !== undefined) f.inheritCaches(old);
+    }
   }
 
   get numDocs(): number {
@@ -468,10 +500,13 @@ function jsonAsciiString(bytes: Uint8Array, start: number, end: number): string 
   return raw.includes('\\') ? raw.replace(/\\./g, ' ') : raw;
 }
 
-/** Every buffer of a snapshot, to transfer it to another thread instead of copying it again. */
+/**
+ * Every buffer of a snapshot that is not shared memory, to transfer it to another thread instead
+ * of copying it again (shared ones cross without a copy anyway).
+ */
 export function snapshotTransferables(s: MemtableSnapshot): ArrayBuffer[] {
   const arenas = [s.text.docs, s.text.offsets, s.text.positions, s.plain.docs];
-  const arrays: Array<{ buffer: ArrayBuffer }> = [s.ids, s.ts, s.lids, s.sources.chunkOf, s.sources.offsets, s.sources.lengths, ...s.sources.chunks];
+  const arrays: Array<{ buffer: ArrayBufferLike }> = [s.ids, s.ts, s.lids, s.sources.chunkOf, s.sources.offsets, s.sources.lengths, ...s.sources.chunks];
   arrays.push(s.dict.arena, s.dict.records, s.dict.table);
   arrays.push(s.text.counts, s.plain.counts);
   for (const a of arenas) arrays.push(a.data, a.starts, ...a.own);
@@ -481,5 +516,5 @@ export function snapshotTransferables(s: MemtableSnapshot): ArrayBuffer[] {
     if (f.values) arrays.push(f.values);
     if (f.firstTerm) arrays.push(f.firstTerm);
   }
-  return arrays.map((a) => a.buffer);
+  return transferableBuffers(arrays);
 }

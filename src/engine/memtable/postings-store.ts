@@ -6,13 +6,14 @@
  */
 import { BlockArena, type BlockArenaSnapshot } from './block-arena.js';
 import { grown } from './growable.js';
+import { newU32 } from './memory.js';
 import type { PositionPostings } from '../segment-reader.js';
 
 /** lastDoc of a term without docs (doc ids stay below 2^32 - 1) */
 const NO_DOC = 0xffffffff;
 
 class DocCounts {
-  data: Uint32Array = new Uint32Array(256);
+  data: Uint32Array = newU32(256);
   length = 0;
 
   static of(counts: Uint32Array): DocCounts {
@@ -32,12 +33,12 @@ class DocCounts {
 }
 
 export interface PlainPostingsSnapshot {
-  counts: Uint32Array<ArrayBuffer>;
+  counts: Uint32Array;
   docs: BlockArenaSnapshot;
 }
 
 export interface PositionalPostingsSnapshot {
-  counts: Uint32Array<ArrayBuffer>;
+  counts: Uint32Array;
   docs: BlockArenaSnapshot;
   offsets: BlockArenaSnapshot;
   positions: BlockArenaSnapshot;
@@ -56,6 +57,11 @@ export class PlainPostings {
 
   snapshot(): PlainPostingsSnapshot {
     return { counts: this.counts.data.slice(0, this.counts.length), docs: this.docs.snapshot() };
+  }
+
+  /** The arrays without a copy (see BlockArena.shared). */
+  shared(): PlainPostingsSnapshot {
+    return { counts: this.counts.data.subarray(0, this.counts.length), docs: this.docs.shared() };
   }
 
   get byteSize(): number {
@@ -95,7 +101,7 @@ export class PositionalPostings {
    * adding a position reads one cache line instead of two arena blocks (the arenas hold the same
    * facts)
    */
-  private tails = new Uint32Array(512);
+  private tails: Uint32Array = new Uint32Array(512);
 
   constructor(s?: PositionalPostingsSnapshot) {
     this.counts = s ? DocCounts.of(s.counts) : new DocCounts();
@@ -113,6 +119,16 @@ export class PositionalPostings {
       docs: this.docs.snapshot(),
       offsets: this.offsets.snapshot(),
       positions: this.positions.snapshot(),
+    };
+  }
+
+  /** The arrays without a copy (see BlockArena.shared). */
+  shared(): PositionalPostingsSnapshot {
+    return {
+      counts: this.counts.data.subarray(0, this.counts.length),
+      docs: this.docs.shared(),
+      offsets: this.offsets.shared(),
+      positions: this.positions.shared(),
     };
   }
 

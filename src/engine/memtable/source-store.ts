@@ -3,14 +3,15 @@
  * on the heap would make every major garbage collection walk them. Per doc: chunk, offset, length.
  */
 import { U32List } from './growable.js';
+import { newBuffer } from './memory.js';
 
 const CHUNK_BYTES = 1 << 20;
 
 export interface SourceStoreSnapshot {
-  chunks: Array<Uint8Array<ArrayBuffer>>;
-  chunkOf: Uint32Array<ArrayBuffer>;
-  offsets: Uint32Array<ArrayBuffer>;
-  lengths: Uint32Array<ArrayBuffer>;
+  chunks: Uint8Array[];
+  chunkOf: Uint32Array;
+  offsets: Uint32Array;
+  lengths: Uint32Array;
 }
 
 export class SourceStore {
@@ -25,6 +26,12 @@ export class SourceStore {
   snapshot(): SourceStoreSnapshot {
     const chunks = this.chunks.map((c, i) => new Uint8Array(c.buffer, c.byteOffset, i === this.chunks.length - 1 ? this.used : c.length).slice());
     return { chunks, chunkOf: this.chunkOf.copy(), offsets: this.offsets.copy(), lengths: this.lengths.copy() };
+  }
+
+  /** The arrays without a copy (appends go past them or to new arrays). */
+  shared(): SourceStoreSnapshot {
+    const chunks = this.chunks.map((c, i) => new Uint8Array(c.buffer, c.byteOffset, i === this.chunks.length - 1 ? this.used : c.length));
+    return { chunks, chunkOf: this.chunkOf.shared(), offsets: this.offsets.shared(), lengths: this.lengths.shared() };
   }
 
   /** A read-only store over a snapshot's arrays. */
@@ -81,7 +88,7 @@ export class SourceStore {
   }
 
   private newChunk(atLeast: number): void {
-    this.current = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, atLeast));
+    this.current = newBuffer(Math.max(CHUNK_BYTES, atLeast));
     this.chunks.push(this.current);
     this.chunkBytes += this.current.length;
     this.used = 0;

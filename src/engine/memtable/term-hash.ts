@@ -11,6 +11,7 @@
  */
 
 import { grown } from './growable.js';
+import { newI32, newU8 } from './memory.js';
 
 const EMPTY_SLOT = 0;
 const MIN_TABLE = 1 << 10;
@@ -44,23 +45,23 @@ export function finishHash(h: number, field: number): number {
 
 /** A TermHash's arrays, copied: it crosses to another thread and is restored there. */
 export interface TermHashSnapshot {
-  arena: Uint8Array<ArrayBuffer>;
-  records: Int32Array<ArrayBuffer>;
-  table: Int32Array<ArrayBuffer>;
+  arena: Uint8Array;
+  records: Int32Array;
+  table: Int32Array;
   count: number;
 }
 
 export class TermHash {
   /** term bytes, back to back */
-  private arena = new Uint8Array(MIN_ARENA);
+  private arena = newU8(MIN_ARENA);
   private arenaTop = 0;
   /** per term a record (RECORD above) */
-  private records = new Int32Array(256 * RECORD);
+  private records = newI32(256 * RECORD);
   /**
    * Two words per slot: term number + 1 (0: empty) and the term's hash, so that a probe past
    * another term is decided in the table without touching the per-term arrays
    */
-  private table = new Int32Array(MIN_TABLE * 2);
+  private table = newI32(MIN_TABLE * 2);
   private mask = MIN_TABLE - 1;
   private count = 0;
 
@@ -128,6 +129,15 @@ export class TermHash {
     };
   }
 
+  /**
+   * The arrays without a copy: valid for reading while no insert happens (an insert fills a slot
+   * of `table` in place), and for good once the dictionary takes no more terms.
+   */
+  shared(): TermHashSnapshot {
+    const n = this.count;
+    return { arena: this.arena.subarray(0, this.arenaTop), records: this.records.subarray(0, n * RECORD), table: this.table, count: n };
+  }
+
   /** A read-only dictionary over a snapshot's arrays (they are used, not copied). */
   static restore(s: TermHashSnapshot): TermHash {
     const h = new TermHash();
@@ -162,7 +172,7 @@ export class TermHash {
   }
 
   private rehash(slots: number): void {
-    const table = new Int32Array(slots * 2);
+    const table = newI32(slots * 2);
     const mask = slots - 1;
     for (let t = 0; t < this.count; t++) {
       const hash = this.records[t * RECORD + HASH]!;

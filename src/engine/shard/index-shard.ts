@@ -12,6 +12,7 @@ import { Memtable } from '../memtable/index.js';
 import { openSegment } from '../segment/index.js';
 import { persistSegment, type PersistTarget } from './persist-segment.js';
 import type { SegmentWriterPool } from '../segment-writer-pool/index.js';
+import { SharedMemtable, type Indexer } from '../indexer/index.js';
 import { DocumentScanner, FieldSlots, type ShardWriteBatch } from '../ingest/index.js';
 import type { EngineCatalog, IndexRecord, SegmentRecord, SegmentStore } from '../catalog/index.js';
 import { isClientKey } from '../../common/index.js';
@@ -36,7 +37,10 @@ export interface OpenSegment {
 }
 
 interface PendingMemtable {
-  memtable: Memtable;
+  /** built here (replayed, or with no indexing thread), or on an indexing thread */
+  memtable: Memtable | SharedMemtable;
+  /** documents sent to it (an indexing thread may not have added them all yet) */
+  docs: number;
   /** bytes of the stored sources added: what waits to reach the object store */
   sourceBytes: number;
   /** WAL file holding this memtable's first document; null while empty */
@@ -104,6 +108,8 @@ export class IndexShard {
     private readonly store: SegmentStore,
     /** the thread flushes write memtable snapshots on */
     private readonly writer: SegmentWriterPool,
+    /** the threads new memtables are built on; null: on this thread */
+    private readonly indexer: Indexer | null = null,
   ) {
     this.name = record.name;
     this.uuid = record.uuid;
@@ -116,7 +122,7 @@ export class IndexShard {
     this.storedSourceScanner = new DocumentScanner(this.fieldSlots, true);
     this.segments = [...segments].sort((a, b) => a.record.maxLid - b.record.maxLid);
     this.nextLidValue = this.durableMaxLid() + 1;
-    this.active = newPending();
+    this.active = this.newPending();
     for (const s of this.segments) for (const lid of s.record.deletedLids ?? []) this.deleted.add(lid);
     for (const s of this.segments) if (s.reader) this.indexKeys(s.reader);
   }
@@ -305,22 +311,31 @@ export class IndexShard {
    * and health probes for the whole of its indexing. Writes are added in the order they call.
    */
   addBatch(batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void): Promise<void> {
-    const added = this.adding.then(async () => {
-      for (let first = 0; first < batch.size; first += ADD_SLICE_DOCS) {
-        if (first > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-        // a flush may have moved the memtable on meanwhile: the rest goes to the new one
-        addTo(this.active, batch, walSeq, indexed, first, Math.min(batch.size, first + ADD_SLICE_DOCS));
-      }
+    const turn = this.adding.then(async (): Promise<{ sent: Promise<void> } | undefined> => {
       this.lastUsedMs = Date.now();
+      for (let first = 0; first < batch.size; ) {
+        // a flush may have moved the memtable on meanwhile: the rest goes to the new one
+        const target = this.active;
+        // to an indexing thread the rest goes at once; the next write need not wait for it
+        if (target.memtable instanceof SharedMemtable) return { sent: sendTo(target, target.memtable, batch, walSeq, indexed, first) };
+        const end = Math.min(batch.size, first + ADD_SLICE_DOCS);
+        addTo(target, batch, walSeq, indexed, first, end);
+        first = end;
+        if (first < batch.size) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      return undefined;
     });
-    this.adding = added.catch(() => undefined);
-    return added;
+    this.adding = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn.then((r) => r?.sent);
   }
 
   /** The write-ahead log holds documents of this index to replay: they get a memtable of their own. */
   beginRecovery(): void {
     if (this.recovering) return;
-    this.recovering = newPending();
+    this.recovering = newLocalPending();
     this.recoveryEnded = new Promise((resolve) => (this.endRecoveryWait = resolve));
   }
 
@@ -344,8 +359,8 @@ export class IndexShard {
     if (!recovered) return;
     this.recovering = null;
     // it may take writes only when no memtable with higher lids exists, queued or active
-    if (this.active.memtable.numDocs === 0 && this.flushing.length === 0) this.active = recovered;
-    else if (recovered.memtable.numDocs > 0) {
+    if (this.active.docs === 0 && this.flushing.length === 0) this.active = recovered;
+    else if (recovered.docs > 0) {
       this.flushing.unshift(recovered);
       void this.drainFlushQueue().catch(() => undefined);
     }
@@ -363,7 +378,7 @@ export class IndexShard {
 
   /** Age of the oldest write waiting for a flush: the active memtable's, or a delete's. */
   get memtableAgeMs(): number {
-    const memtable = this.active.memtable.numDocs === 0 ? 0 : Date.now() - this.active.memtable.createdAtMs;
+    const memtable = this.active.docs === 0 ? 0 : Date.now() - this.active.memtable.createdAtMs;
     return this.deletesWalSeq === null ? memtable : Math.max(memtable, Date.now() - this.deletesSinceMs);
   }
 
@@ -425,7 +440,7 @@ export class IndexShard {
     let count = 0;
     let bytes = 0;
     for (const p of this.pendingMemtables()) {
-      if (p.memtable.numDocs === 0) continue;
+      if (p.docs === 0) continue;
       count++;
       bytes += p.memtable.approxBytes;
     }
@@ -455,9 +470,9 @@ export class IndexShard {
    * documents in the WAL; the next flush tries again.
    */
   flush(): Promise<void> {
-    if (this.active.memtable.numDocs > 0) {
+    if (this.active.docs > 0) {
       this.flushing.push(this.active);
-      this.active = newPending();
+      this.active = this.newPending();
     }
     return this.drainFlushQueue();
   }
@@ -490,7 +505,9 @@ export class IndexShard {
     // durable in the object store before the catalog names it and the WAL lets it go; a copy of
     // the memtable is written on the writer thread while the memtable keeps serving searches here
     const memtable = pending.memtable;
-    const write = (outputPath: string) => this.writer.run({ kind: 'memtable-snapshot', snapshot: memtable.snapshot(), outputPath });
+    // one built on an indexing thread is handed over without a copy: the thread writes it no more
+    const snapshot = memtable instanceof SharedMemtable ? await memtable.freeze() : memtable.snapshot();
+    const write = (outputPath: string) => this.writer.run({ kind: 'memtable-snapshot', snapshot, outputPath });
     const { record, filePath } = await persistSegment(write, this.persistTarget(0), memtable.id);
     const version = this.mapping.version;
     this.committing.add(record.id);
@@ -567,7 +584,7 @@ export class IndexShard {
 
   /** True when nothing of this index is held in memory but open segment files. */
   get holdsOnlySegments(): boolean {
-    return this.active.memtable.numDocs === 0 && this.flushing.length === 0 && this.recovering === null && this.deletesWalSeq === null;
+    return this.active.docs === 0 && this.flushing.length === 0 && this.recovering === null && this.deletesWalSeq === null;
   }
 
   /**
@@ -581,6 +598,12 @@ export class IndexShard {
       s.reader = null;
     }
     return true;
+  }
+
+  /** A new memtable to take writes: on an indexing thread when there is one. */
+  private newPending(): PendingMemtable {
+    if (this.indexer === null || this.indexer.size === 0) return newLocalPending();
+    return { memtable: new SharedMemtable(randomUUID(), this.indexer.assign()), docs: 0, sourceBytes: 0, firstWalSeq: null };
   }
 
   /** A write to this index begins (its documents got their lids); writeEnded follows it. */
@@ -603,6 +626,7 @@ export class IndexShard {
   async close(): Promise<void> {
     this.closed = true;
     await this.flushChain.catch(() => undefined);
+    for (const p of this.pendingMemtables()) if (p.memtable instanceof SharedMemtable) p.memtable.discard();
     for (const s of this.segments) s.reader?.close();
     this.segments = [];
   }
@@ -616,8 +640,8 @@ function scanIds(segment: SegmentReader, id: bigint): number {
   return -1;
 }
 
-function newPending(): PendingMemtable {
-  return { memtable: new Memtable(randomUUID()), sourceBytes: 0, firstWalSeq: null };
+function newLocalPending(): PendingMemtable {
+  return { memtable: new Memtable(randomUUID()), docs: 0, sourceBytes: 0, firstWalSeq: null };
 }
 
 /** Documents of a write added between two turns of the event loop (a few milliseconds of work). */
@@ -626,6 +650,20 @@ const ADD_SLICE_DOCS = 1_000;
 function addTo(pending: PendingMemtable, batch: ShardWriteBatch, walSeq: number, indexed?: (fields: number, tokens: number) => void, first = 0, end = batch.size): void {
   if (end <= first) return;
   if (pending.firstWalSeq === null) pending.firstWalSeq = walSeq;
-  batch.addTo(pending.memtable, indexed, first, end);
+  batch.addTo(pending.memtable as Memtable, indexed, first, end);
+  pending.docs += end - first;
   pending.sourceBytes += batch.sourceBytesOf(first, end);
+}
+
+/** Sends documents [first, batch.size) to the indexing thread of `memtable`; resolves once they are searchable. */
+async function sendTo(pending: PendingMemtable, memtable: SharedMemtable, batch: ShardWriteBatch, walSeq: number, indexed: ((fields: number, tokens: number) => void) | undefined, first: number): Promise<void> {
+  const end = batch.size;
+  if (end <= first) return;
+  if (pending.firstWalSeq === null) pending.firstWalSeq = walSeq;
+  pending.docs += end - first;
+  pending.sourceBytes += batch.sourceBytesOf(first, end);
+  const { job, transfer } = batch.indexingJob(first, end);
+  const reply = await memtable.add(job, transfer);
+  if (indexed === undefined) return;
+  for (let k = 0; k < reply.fieldCounts.length; k++) indexed(reply.fieldCounts[k]!, reply.tokenCounts[k]!);
 }
