@@ -4,13 +4,32 @@
  * read, it publishes the arrays of the memtables it wrote since the last time and waits until
  * the main thread is done reading (see indexer.ts).
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { nameThisThread, toThreadError } from '../../common/index.js';
-import { Memtable, shareMemtableMemory, type ScannedValues } from '../memtable/index.js';
-import { ANSWERED, HOLD, INDEXER_THREAD_NAME, REQUEST, type AddJob, type IndexerReply, type IndexerRequest, type IndexerWorkerData, type MemtableFigures, type Publication } from './messages.js';
+import { Memtable, shareMemtableMemory, sharedBytesAllocated, type ScannedValues } from '../memtable/index.js';
+import { ANSWERED, HOLD, INDEXER_THREAD_NAME, REQUEST, SIGNAL, type AddJob, type IndexerReply, type IndexerRequest, type IndexerWorkerData, type MemtableFigures, type Publication } from './messages.js';
 
 nameThisThread(INDEXER_THREAD_NAME);
 shareMemtableMemory();
+
+/**
+ * Shared memory allocated between two collections. V8 counts none of it against this thread
+ * (memory.ts), so the arrays a memtable outgrew, and whole memtables once flushed, would wait
+ * for a collection that the thread's small heap seldom needs: it collects every so many bytes.
+ */
+const COLLECT_EVERY_BYTES = 64 * 1024 * 1024;
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+let collectedAt = 0;
+
+function collectIfDue(): void {
+  const allocated = sharedBytesAllocated();
+  if (allocated - collectedAt < COLLECT_EVERY_BYTES) return;
+  collectedAt = allocated;
+  collect();
+}
 
 const { control, readPort } = workerData as IndexerWorkerData;
 const memtables = new Map<string, Memtable>();
@@ -25,6 +44,7 @@ function figuresOf(m: Memtable): MemtableFigures {
 /** The main thread holds the memtables to read them: answer its requests, and wait until it lets go. */
 function pauseForReads(): void {
   for (;;) {
+    const signal = Atomics.load(control, SIGNAL);
     const request = Atomics.load(control, REQUEST);
     if (request !== answered) {
       const publication: Publication = { request, memtables: [...written].map((m) => ({ snapshot: m.shared(), figures: figuresOf(m) })) };
@@ -35,8 +55,8 @@ function pauseForReads(): void {
       Atomics.notify(control, ANSWERED);
     }
     if (Atomics.load(control, HOLD) === 0) return;
-    // woken when the main thread lets go, or asks again before this thread saw it let go
-    Atomics.wait(control, HOLD, 1);
+    // until the main thread lets go, or asks again before this thread saw it let go
+    Atomics.wait(control, SIGNAL, signal);
   }
 }
 
@@ -90,6 +110,7 @@ parentPort!.on('message', (request: IndexerRequest) => {
         reply = { kind: 'failed', requestId: request.requestId, error: toThreadError(err) };
       }
       parentPort!.postMessage(reply, reply.kind === 'added' ? counts : []);
+      collectIfDue();
       return;
     }
     case 'freeze': {

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { fromThreadError, ServiceUnavailableError } from '../../common/index.js';
 import type { IndexingJobBody } from '../ingest/index.js';
 import type { MemtableSnapshot } from '../memtable/index.js';
-import { ANSWERED, CONTROL_WORDS, HOLD, INDEXER_THREAD_NAME, REQUEST, type IndexerReply, type IndexerRequest, type IndexerWorkerData, type MemtableFigures, type Publication } from './messages.js';
+import { ANSWERED, CONTROL_WORDS, HOLD, INDEXER_THREAD_NAME, REQUEST, SIGNAL, type IndexerReply, type IndexerRequest, type IndexerWorkerData, type MemtableFigures, type Publication } from './messages.js';
 
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './indexer-worker.ts' : './indexer-worker.js', import.meta.url);
 
@@ -94,7 +94,8 @@ export class IndexerThread {
     Atomics.store(control, HOLD, 1);
     const request = Atomics.add(control, REQUEST, 1) + 1;
     // a thread still waiting from the last lease looks again; one waiting for messages gets one
-    Atomics.notify(control, HOLD);
+    Atomics.add(control, SIGNAL, 1);
+    Atomics.notify(control, SIGNAL);
     this.worker.postMessage({ kind: 'sync' } satisfies IndexerRequest);
     const deadline = Date.now() + LEASE_TIMEOUT_MS;
     for (;;) {
@@ -117,7 +118,8 @@ export class IndexerThread {
   private letGo(): void {
     this.holding = false;
     Atomics.store(this.control, HOLD, 0);
-    Atomics.notify(this.control, HOLD);
+    Atomics.add(this.control, SIGNAL, 1);
+    Atomics.notify(this.control, SIGNAL);
   }
 
   private request(message: IndexerRequest & { requestId: number }, transfer: ArrayBuffer[]): Promise<IndexerReply> {

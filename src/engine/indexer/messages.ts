@@ -48,13 +48,18 @@ export interface Publication {
 }
 
 /** The control array's words (an Int32Array over a SharedArrayBuffer). */
-export const CONTROL_WORDS = 3;
+export const CONTROL_WORDS = 4;
 /** 1 while the main thread reads: the thread does not write */
 export const HOLD = 0;
 /** read requests made by the main thread */
 export const REQUEST = 1;
 /** the last request the thread answered (its publication is on the read port) */
 export const ANSWERED = 2;
+/**
+ * Bumped by the main thread on every request and every let-go: the word the paused thread waits
+ * on, read before it looks at the others, so that no change between its look and its wait is missed
+ */
+export const SIGNAL = 3;
 
 export interface IndexerWorkerData {
   control: Int32Array;

@@ -10,4 +10,4 @@ export { Memtable, POSITION_GAP, snapshotTransferables, type MemtableSnapshot } 
 export type { FieldSlot, ScannedValues } from './scanned-docs.js';
 export { TermHash, hashBytes } from './term-hash.js';
 export { grown } from './growable.js';
-export { shareMemtableMemory } from './memory.js';
+export { shareMemtableMemory, sharedBytesAllocated } from './memory.js';

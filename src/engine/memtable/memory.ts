@@ -5,6 +5,8 @@
  */
 
 let shared = false;
+/** bytes of shared memory allocated so far (see sharedBytesAllocated) */
+let sharedBytes = 0;
 
 /** Called once by an indexing thread before it builds any memtable. */
 export function shareMemtableMemory(): void {
@@ -12,7 +14,18 @@ export function shareMemtableMemory(): void {
 }
 
 function backing(bytes: number): ArrayBuffer | SharedArrayBuffer {
-  return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  if (!shared) return new ArrayBuffer(bytes);
+  sharedBytes += bytes;
+  return new SharedArrayBuffer(bytes);
+}
+
+/**
+ * Shared memory allocated on this thread so far. V8 counts a SharedArrayBuffer as no memory of
+ * the thread that made it, so garbage of them never starts a collection there: the indexing
+ * thread collects by this count instead.
+ */
+export function sharedBytesAllocated(): number {
+  return sharedBytes;
 }
 
 export function newU8(length: number): Uint8Array {
@@ -37,7 +50,7 @@ export function newBigU64(length: number): BigUint64Array {
 
 /** A Buffer of `length` bytes (not zeroed when not shared). */
 export function newBuffer(length: number): Buffer {
-  return shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
+  return shared ? Buffer.from(backing(length)) : Buffer.allocUnsafe(length);
 }
 
 /** The buffers of `arrays` that are not shared: those a transfer to another thread may move. */
