@@ -9,7 +9,8 @@ const n = (v: number, d = 0) => v.toLocaleString('en', { minimumFractionDigits: 
 
 /** what a thread's name says it is */
 export function threadRole(name: string): string {
-  if (name === 'main') return 'main thread (HTTP, scanning, WAL, memtable)';
+  if (name === 'main') return 'main thread (HTTP, scanning, WAL)';
+  if (name === 'svc-indexer') return 'indexing thread (memtables)';
   if (name === 'svc-flush') return 'flush thread (memtable snapshots to segment files)';
   if (name === 'svc-query') return 'query thread';
   if (name === 'svc-seg-writer') return 'segment writer thread (merges)';

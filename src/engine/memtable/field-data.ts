@@ -58,28 +58,17 @@ export class FieldData {
   }
 
   snapshot(): FieldDataSnapshot {
-    return {
-      name: this.name,
-      type: this.type,
-      number: this.number,
-      terms: this.terms?.copy() ?? null,
-      docs: this.docs.copy(),
-      values: this.values?.copy() ?? null,
-      firstTerm: this.firstTerm?.copy() ?? null,
-    };
+    return this.arrays(true);
   }
 
   /** The arrays without a copy (appends go past them or to new arrays). */
   shared(): FieldDataSnapshot {
-    return {
-      name: this.name,
-      type: this.type,
-      number: this.number,
-      terms: this.terms?.shared() ?? null,
-      docs: this.docs.shared(),
-      values: this.values?.shared() ?? null,
-      firstTerm: this.firstTerm?.shared() ?? null,
-    };
+    return this.arrays(false);
+  }
+
+  private arrays(copy: boolean): FieldDataSnapshot {
+    const of = <T>(list: { copy(): T; shared(): T } | null): T | null => (list === null ? null : copy ? list.copy() : list.shared());
+    return { name: this.name, type: this.type, number: this.number, terms: of(this.terms), docs: of(this.docs)!, values: of(this.values), firstTerm: of(this.firstTerm) };
   }
 
   static restore(s: FieldDataSnapshot): FieldData {

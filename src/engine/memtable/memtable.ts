@@ -113,21 +113,7 @@ export class Memtable implements SegmentReader {
 
   /** A frozen copy of everything the memtable holds (to write it elsewhere while it still serves searches). */
   snapshot(): MemtableSnapshot {
-    return {
-      id: this.id,
-      createdAtMs: this.createdAtMs,
-      minTs: this.minTsMs,
-      maxTs: this.maxTsMs,
-      maxLid: this.maxLidSeen,
-      ids: this.idList.copy(),
-      ts: this.tsList.copy(),
-      lids: this.lidList.copy(),
-      sources: this.sources.snapshot(),
-      dict: this.dict.snapshot(),
-      fields: this.fieldList.map((f) => f.snapshot()),
-      text: this.textPostings.snapshot(),
-      plain: this.plainPostings.snapshot(),
-    };
+    return this.arrays(true);
   }
 
   /**
@@ -135,20 +121,24 @@ export class Memtable implements SegmentReader {
    * are shared memory, and the main thread reads them while no write runs (src/engine/indexer).
    */
   shared(): MemtableSnapshot {
+    return this.arrays(false);
+  }
+
+  private arrays(copy: boolean): MemtableSnapshot {
     return {
       id: this.id,
       createdAtMs: this.createdAtMs,
       minTs: this.minTsMs,
       maxTs: this.maxTsMs,
       maxLid: this.maxLidSeen,
-      ids: this.idList.shared(),
-      ts: this.tsList.shared(),
-      lids: this.lidList.shared(),
-      sources: this.sources.shared(),
-      dict: this.dict.shared(),
-      fields: this.fieldList.map((f) => f.shared()),
-      text: this.textPostings.shared(),
-      plain: this.plainPostings.shared(),
+      ids: copy ? this.idList.copy() : this.idList.shared(),
+      ts: copy ? this.tsList.copy() : this.tsList.shared(),
+      lids: copy ? this.lidList.copy() : this.lidList.shared(),
+      sources: copy ? this.sources.snapshot() : this.sources.shared(),
+      dict: copy ? this.dict.snapshot() : this.dict.shared(),
+      fields: this.fieldList.map((f) => (copy ? f.snapshot() : f.shared())),
+      text: copy ? this.textPostings.snapshot() : this.textPostings.shared(),
+      plain: copy ? this.plainPostings.snapshot() : this.plainPostings.shared(),
     };
   }
 
