@@ -41,7 +41,7 @@ test('a split cluster answers writes, searches and aggregations as one process d
     const body = bulkBody(from, from + 50);
     const one = await bulk(single.url, body);
     const split = await bulk(k % 2 === 0 ? coordinator.url : api.url, body);
-    assert.equal(split.errors, false);
+    assert.equal(split.errors, false, JSON.stringify(split.items.find((item) => JSON.stringify(item).includes('"error"'))));
     assert.deepEqual(split.items, one.items);
   }
   assert.deepEqual(await documentWrites(api.url), await documentWrites(single.url));
