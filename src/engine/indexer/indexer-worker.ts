@@ -38,7 +38,7 @@ const written = new Set<Memtable>();
 let answered = Atomics.load(control, ANSWERED);
 
 function figuresOf(m: Memtable): MemtableFigures {
-  return { numDocs: m.numDocs, approxBytes: m.approxBytes };
+  return { approxBytes: m.approxBytes };
 }
 
 /** The main thread holds the memtables to read them: answer its requests, and wait until it lets go. */
@@ -47,7 +47,7 @@ function pauseForReads(): void {
     const signal = Atomics.load(control, SIGNAL);
     const request = Atomics.load(control, REQUEST);
     if (request !== answered) {
-      const publication: Publication = { request, memtables: [...written].map((m) => ({ snapshot: m.shared(), figures: figuresOf(m) })) };
+      const publication: Publication = { memtables: [...written].map((m) => ({ snapshot: m.shared(), figures: figuresOf(m) })) };
       written.clear();
       readPort.postMessage(publication);
       answered = request;

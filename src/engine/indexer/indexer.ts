@@ -25,7 +25,6 @@ export interface PublishedMemtable {
   adopt(snapshot: MemtableSnapshot, figures: MemtableFigures): void;
 }
 
-type AddBody = IndexingJobBody;
 export type AddedReply = Extract<IndexerReply, { kind: 'added' }>;
 
 interface Pending {
@@ -70,7 +69,7 @@ export class IndexerThread {
   }
 
   /** Indexes the documents of one write into memtable `memtableId`; resolves once they are searchable. */
-  add(memtableId: string, body: AddBody, transfer: ArrayBuffer[]): Promise<AddedReply> {
+  add(memtableId: string, body: IndexingJobBody, transfer: ArrayBuffer[]): Promise<AddedReply> {
     const requestId = this.nextRequestId++;
     return this.request({ kind: 'add', requestId, memtableId, ...body }, transfer).then((reply) => reply as AddedReply);
   }

@@ -30,9 +30,8 @@ export interface SyncJob {
 
 export type IndexerRequest = AddJob | FreezeJob | SyncJob;
 
-/** What a memtable holds after a write, for flush decisions and stats without reading it. */
+/** What a memtable holds after a write, for flush decisions without reading it. */
 export interface MemtableFigures {
-  numDocs: number;
   approxBytes: number;
 }
 
@@ -43,7 +42,6 @@ export type IndexerReply =
 
 /** Published on the read port while the thread is paused: the arrays of memtables written since. */
 export interface Publication {
-  request: number;
   memtables: Array<{ snapshot: MemtableSnapshot; figures: MemtableFigures }>;
 }
 

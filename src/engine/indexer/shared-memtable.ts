@@ -14,14 +14,16 @@ import type { MemtableFigures } from './messages.js';
 export class SharedMemtable implements SegmentReader, PublishedMemtable {
   readonly live = true;
   readonly createdAtMs = Date.now();
-  private figures: MemtableFigures = { numDocs: 0, approxBytes: 0 };
+  private figures: MemtableFigures = { approxBytes: 0 };
   /** writes sent to the thread, and those it answered */
   private sent = 0;
   private done = 0;
   /** a read-only Memtable over the last arrays published (null: none yet) */
   private reader: Memtable | null = null;
-  /** whether `reader` holds every write sent (none was pending when it was published), and how many were done then */
-  private readerWhole = false;
+  /**
+   * writes done when `reader` was published: it holds every write sent while that is still the
+   * count of writes done and of writes sent (sent only grows, so none was pending then)
+   */
   private readerDone = 0;
   /** the final arrays: the thread writes no more */
   private frozen = false;
@@ -77,14 +79,13 @@ export class SharedMemtable implements SegmentReader, PublishedMemtable {
     if (previous !== null) reader.inheritCaches(previous);
     this.reader = reader;
     this.figures = figures;
-    this.readerWhole = this.sent === this.done;
     this.readerDone = this.done;
   }
 
   /** The reader to read now (see the file comment). */
   private current(): Memtable {
     if (this.frozen || this.thread.leased) return this.reader ?? SharedMemtable.EMPTY;
-    if (this.sent === this.done && (this.done === 0 || (this.readerWhole && this.readerDone === this.done))) return this.reader ?? SharedMemtable.EMPTY;
+    if (this.sent === this.done && this.readerDone === this.done) return this.reader ?? SharedMemtable.EMPTY;
     this.thread.lease();
     return this.reader ?? SharedMemtable.EMPTY;
   }

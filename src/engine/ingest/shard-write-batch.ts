@@ -210,13 +210,14 @@ export class ShardWriteBatch {
   }
 
   /**
-   * Documents [first, end), after `walRecord`, as a job for an indexing thread: the record (moved
+   * Documents from `first` on, after `walRecord`, as a job for an indexing thread: the record (moved
    * to the thread when the batch owns its memory alone, else copied) and the values, their byte
    * ranges moved from the request body to where each document's source lies in the record.
    */
-  indexingJob(first = 0, end = this.count): { job: IndexingJobBody; transfer: ArrayBuffer[] } {
+  indexingJob(first = 0): { job: IndexingJobBody; transfer: ArrayBuffer[] } {
+    const end = this.count;
     const record = this.record!;
-    const ownsRecord = first === 0 && end === this.count && record.byteOffset === 0 && record.byteLength === record.buffer.byteLength && record.buffer instanceof ArrayBuffer;
+    const ownsRecord = first === 0 && record.byteOffset === 0 && record.byteLength === record.buffer.byteLength && record.buffer instanceof ArrayBuffer;
     const recordBytes: Uint8Array<ArrayBuffer> = ownsRecord ? new Uint8Array(record.buffer as ArrayBuffer) : Uint8Array.prototype.slice.call(record);
     if (ownsRecord) this.record = null;
     const at = this.sourceAt!;

@@ -662,7 +662,7 @@ async function sendTo(pending: PendingMemtable, memtable: SharedMemtable, batch:
   if (pending.firstWalSeq === null) pending.firstWalSeq = walSeq;
   pending.docs += end - first;
   pending.sourceBytes += batch.sourceBytesOf(first, end);
-  const { job, transfer } = batch.indexingJob(first, end);
+  const { job, transfer } = batch.indexingJob(first);
   const reply = await memtable.add(job, transfer);
   if (indexed === undefined) return;
   for (let k = 0; k < reply.fieldCounts.length; k++) indexed(reply.fieldCounts[k]!, reply.tokenCounts[k]!);

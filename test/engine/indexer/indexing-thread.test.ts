@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { pino } from 'pino';
 import { Engine, executeSearch } from '../../../src/engine/index.js';
+import type { IndexedDocument } from '../../../src/engine/document/index.js';
+import { Indexer, SharedMemtable } from '../../../src/engine/indexer/index.js';
+import type { IndexingJobBody } from '../../../src/engine/ingest/index.js';
 import { openMetastore, type Metastore } from '../../../src/metastore/index.js';
 import { parseQueryString } from '../../../src/query/index.js';
 import { writeDocs } from '../../support/engine-writes.js';
@@ -115,6 +119,31 @@ describe('memtables built on an indexing thread', () => {
     } finally {
       await engine.close();
       await metastore.close();
+    }
+  });
+});
+
+describe('an indexing thread that fails a write', () => {
+  /** A job of one general-path document with one field of `type`. */
+  function job(lid: number, type: 'keyword' | 'long', value: string | number): IndexingJobBody {
+    const doc: IndexedDocument = { id: BigInt(lid), lid, ts: 1_700_000_000_000 + lid, source: JSON.stringify({ a: value, _lid: lid }), fields: [{ name: 'a', type, values: [value] }] };
+    const none = new Uint32Array(0);
+    return { slots: [], record: new Uint8Array(0), ids: new BigUint64Array([doc.id]), ts: new Float64Array([doc.ts]), lids: new Float64Array([lid]), sourceAt: new Uint32Array(1), sourceLength: new Uint32Array(1), valueEnd: new Uint32Array(1), slot: new Int32Array(0), start: none, end: none, num: new Float64Array(0), general: [[0, doc]] };
+  }
+
+  it('rejects that write with the thread\'s error and goes on taking the next ones', async () => {
+    const indexer = new Indexer(1, pino({ level: 'silent' }));
+    try {
+      const memtable = new SharedMemtable('failing', indexer.assign());
+      await memtable.add(job(1, 'keyword', 'x'), []);
+      // a field whose type the memtable already fixed: the memtable refuses it before writing anything
+      await assert.rejects(memtable.add(job(2, 'long', 5), []), /field \[a\] is keyword/);
+      await memtable.add(job(3, 'keyword', 'y'), []);
+      assert.equal(memtable.numDocs, 2);
+      assert.deepEqual(Array.from(memtable.numeric('_lid')!), [1, 3]);
+      assert.equal(memtable.source(1), JSON.stringify({ a: 'y', _lid: 3 }));
+    } finally {
+      await indexer.close();
     }
   });
 });
